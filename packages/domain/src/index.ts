@@ -1,1 +1,22 @@
-export {};
+// Public surface of @ris/domain: enums, constants, zod schemas and pure rules shared by server and web.
+export * from './api/errors.ts';
+export * from './api/pagination.ts';
+export * from './auth/sign-in.ts';
+export * from './common/enums.ts';
+export * from './common/uuid.ts';
+export * from './dates/date-ranges.ts';
+export * from './dates/elapsed.ts';
+export * from './html/empty-paragraphs.ts';
+export * from './identifiers.ts';
+export * from './messages/login-messages.ts';
+export * from './messages/toast-messages.ts';
+export * from './realtime.ts';
+export * from './reports/report-statuses.ts';
+export * from './studies/modalities.ts';
+export * from './studies/priority-tags.ts';
+export * from './studies/statuses.ts';
+export * from './studies/viewers.ts';
+export * from './text/label.ts';
+export * from './ui-constants.ts';
+export * from './users/roles.ts';
+export * from './worklist/columns.ts';

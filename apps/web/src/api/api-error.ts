@@ -1,0 +1,75 @@
+import { ZErrorBody } from '@ris/domain';
+
+/** Code of an ApiError raised when the server could not be reached at all (status 0). */
+export const NETWORK_ERROR_CODE = 'NETWORK_ERROR';
+
+interface ApiErrorInit {
+  status: number;
+  code?: string | undefined;
+  serverMessage?: string | undefined;
+  details?: unknown;
+  cause?: unknown;
+}
+
+/**
+ * Every failed API call becomes one of these. `code` and `serverMessage` come from the server's
+ * `{ error: { code, message, details? } }` body and are undefined when the body had another shape;
+ * status 0 means the request never got an answer (network failure).
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly serverMessage: string | undefined;
+  readonly details: unknown;
+
+  constructor(init: ApiErrorInit) {
+    super(
+      init.serverMessage ??
+        (init.status === 0 ? 'The server could not be reached' : `Request failed with status ${init.status}`),
+      { cause: init.cause },
+    );
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.serverMessage = init.serverMessage;
+    this.details = init.details;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** Reads a failed response's body once; never throws, whatever the body is. */
+export async function apiErrorFromResponse(response: Response): Promise<ApiError> {
+  let text = '';
+  try {
+    text = await response.text();
+  } catch {
+    // An unreadable body is treated like an empty one.
+  }
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const parsed = ZErrorBody.safeParse(body);
+  if (!parsed.success) return new ApiError({ status: response.status });
+  const { code, message, details } = parsed.data.error;
+  return new ApiError({ status: response.status, code, serverMessage: message || undefined, details });
+}
+
+/** The ApiError of a request whose fetch itself rejected (offline, DNS, CORS, aborted). */
+export function networkError(cause: unknown): ApiError {
+  return new ApiError({ status: 0, code: NETWORK_ERROR_CODE, cause });
+}
+
+/**
+ * Text to show for a failed call: the server's message when it sent one, else the specification's
+ * fallback for that action (e.g. 'Failed to fetch worklist').
+ */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (isApiError(error) && error.serverMessage) return error.serverMessage;
+  return fallback;
+}

@@ -1,0 +1,120 @@
+import { apiErrorFromResponse, networkError } from './api-error.ts';
+import { buildQueryString, type QueryParams } from './query-string.ts';
+
+/** Every API path of the specification lives under this base, on the page's own origin. */
+export const API_BASE_PATH = '/api/v1';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface HttpClientOptions {
+  /** Defaults to API_BASE_PATH; tests pass an absolute URL. */
+  baseUrl?: string;
+  /** Injected for tests; defaults to the global fetch. */
+  fetch?: FetchLike;
+  /** Current identity token, sent as `Authorization: Bearer …` when present. */
+  getToken?: () => string | null | undefined;
+}
+
+export interface RequestOptions<T> {
+  query?: QueryParams;
+  /** A plain value is sent as JSON; FormData is sent as multipart (the browser sets the boundary). */
+  body?: unknown;
+  headers?: Readonly<Record<string, string>>;
+  signal?: AbortSignal;
+  /** Validates the JSON response (e.g. a domain zod schema's `parse`); without it the body is trusted. */
+  parse?: (data: unknown) => T;
+}
+
+export interface HttpClient {
+  request<T = unknown>(method: HttpMethod, path: string, options?: RequestOptions<T>): Promise<T>;
+  get<T = unknown>(path: string, options?: RequestOptions<T>): Promise<T>;
+  post<T = unknown>(path: string, body?: unknown, options?: RequestOptions<T>): Promise<T>;
+  put<T = unknown>(path: string, body?: unknown, options?: RequestOptions<T>): Promise<T>;
+  patch<T = unknown>(path: string, body?: unknown, options?: RequestOptions<T>): Promise<T>;
+  delete<T = unknown>(path: string, options?: RequestOptions<T>): Promise<T>;
+  /** A binary response (PDF, DOCX, ZIP) as a Blob. */
+  blob(method: HttpMethod, path: string, options?: Omit<RequestOptions<Blob>, 'parse'>): Promise<Blob>;
+}
+
+function isFormData(body: unknown): body is FormData {
+  return typeof FormData !== 'undefined' && body instanceof FormData;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
+function joinUrl(baseUrl: string, path: string, query?: QueryParams): string {
+  const base = baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl;
+  const rest = path.startsWith('/') ? path : `/${path}`;
+  return `${base}${rest}${buildQueryString(query)}`;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  return text === '' ? undefined : (JSON.parse(text) as unknown);
+}
+
+/** A small typed client over fetch: base path, bearer token, query strings and ApiError on failure. */
+export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
+  const baseUrl = options.baseUrl ?? API_BASE_PATH;
+  const doFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+
+  async function send(
+    method: HttpMethod,
+    path: string,
+    request: Omit<RequestOptions<unknown>, 'parse'>,
+    accept: string,
+  ): Promise<Response> {
+    const headers = new Headers(request.headers);
+    if (!headers.has('Accept')) headers.set('Accept', accept);
+    const token = options.getToken?.();
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+
+    let body: BodyInit | undefined;
+    if (isFormData(request.body)) {
+      body = request.body;
+    } else if (request.body !== undefined) {
+      headers.set('Content-Type', 'application/json');
+      body = JSON.stringify(request.body);
+    }
+
+    let response: Response;
+    try {
+      response = await doFetch(joinUrl(baseUrl, path, request.query), {
+        method,
+        headers,
+        body,
+        signal: request.signal,
+        credentials: 'same-origin',
+      });
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      throw networkError(error);
+    }
+    if (!response.ok) throw await apiErrorFromResponse(response);
+    return response;
+  }
+
+  async function request<T>(method: HttpMethod, path: string, opts: RequestOptions<T> = {}): Promise<T> {
+    const response = await send(method, path, opts, 'application/json');
+    const data = await readJson(response);
+    return opts.parse ? opts.parse(data) : (data as T);
+  }
+
+  return {
+    request,
+    get: (path, opts) => request('GET', path, opts),
+    post: (path, body, opts) => request('POST', path, { ...opts, body }),
+    put: (path, body, opts) => request('PUT', path, { ...opts, body }),
+    patch: (path, body, opts) => request('PATCH', path, { ...opts, body }),
+    delete: (path, opts) => request('DELETE', path, opts),
+    async blob(method, path, opts = {}) {
+      const response = await send(method, path, opts, '*/*');
+      return response.blob();
+    },
+  };
+}

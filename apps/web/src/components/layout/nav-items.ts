@@ -1,0 +1,30 @@
+import {
+  Building2,
+  CircleUserRound,
+  ClipboardList,
+  FileSearch,
+  House,
+  LifeBuoy,
+  ListChecks,
+  type LucideIcon,
+} from 'lucide-react';
+import { PATHS } from '../../paths.ts';
+
+export interface NavItem {
+  label: string;
+  to: string;
+  icon: LucideIcon;
+  /** Only an exact match marks the item current (Home would otherwise match every path). */
+  end?: boolean;
+}
+
+/** The main navigation, in the order of the specification's route table. */
+export const NAV_ITEMS: readonly NavItem[] = [
+  { label: 'Home', to: PATHS.home, icon: House, end: true },
+  { label: 'Worklist', to: PATHS.worklist, icon: ListChecks },
+  { label: 'Orders', to: PATHS.orders, icon: ClipboardList },
+  { label: 'Report finder', to: PATHS.reportFinder, icon: FileSearch },
+  { label: 'Organisation', to: PATHS.organisation, icon: Building2 },
+  { label: 'Profile', to: PATHS.profile, icon: CircleUserRound },
+  { label: 'Support', to: PATHS.support, icon: LifeBuoy },
+];

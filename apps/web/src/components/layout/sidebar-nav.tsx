@@ -1,0 +1,37 @@
+import { NavLink } from 'react-router';
+import { cn } from '../ui/cn.ts';
+import { NAV_ITEMS } from './nav-items.ts';
+
+/** The left navigation; NavLink marks the current item with aria-current="page". */
+export function SidebarNav() {
+  return (
+    <nav aria-label="Main" className="flex flex-col gap-0.5 p-2">
+      {NAV_ITEMS.map(({ label, to, icon: Icon, end }) => (
+        <NavLink
+          key={to}
+          to={to}
+          end={end}
+          className={({ isActive }) =>
+            cn(
+              'group flex h-8 items-center gap-2.5 rounded-md px-2.5 text-[13px] font-medium transition-colors',
+              isActive ? 'bg-accent-soft text-fg' : 'text-fg-muted hover:bg-surface-hover hover:text-fg',
+            )
+          }
+        >
+          {({ isActive }) => (
+            <>
+              <Icon
+                aria-hidden="true"
+                className={cn(
+                  'size-4 shrink-0',
+                  isActive ? 'text-accent' : 'text-fg-subtle group-hover:text-fg-muted',
+                )}
+              />
+              {label}
+            </>
+          )}
+        </NavLink>
+      ))}
+    </nav>
+  );
+}

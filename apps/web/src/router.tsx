@@ -1,0 +1,65 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { AppLayout } from './components/layout/app-layout.tsx';
+import { ForgotPasswordPage } from './features/auth/forgot-password-page.tsx';
+import { LoginPage } from './features/auth/login-page.tsx';
+import { RouteGuard } from './features/auth/route-guard.tsx';
+import { SignupPage } from './features/auth/signup-page.tsx';
+import { RouteErrorPage } from './features/errors/route-error-page.tsx';
+import { HomePage } from './features/home/home-page.tsx';
+import { MacroPage } from './features/macros/macro-page.tsx';
+import { NotFoundPage } from './features/not-found/not-found-page.tsx';
+import { OrdersPage } from './features/orders/orders-page.tsx';
+import { OrganisationPage } from './features/organisation/organisation-page.tsx';
+import { ProfilePage } from './features/profile/profile-page.tsx';
+import { ReportFinderPage } from './features/report-finder/report-finder-page.tsx';
+import { ReportingPage } from './features/reporting/reporting-page.tsx';
+import { SupportPage } from './features/support/support-page.tsx';
+import { TemplatePage } from './features/templates/template-page.tsx';
+import { WorklistPage } from './features/worklist/worklist-page.tsx';
+import { PATHS } from './paths.ts';
+
+/**
+ * The routes of spec §2. Authenticated screens sit under the guard and the common layout; a screen
+ * that throws is replaced by the error page inside the layout, so the navigation stays usable.
+ * To restrict a screen to roles, wrap it in its own `<RouteGuard allowedRoles={[…]} />` route.
+ */
+export const routes: RouteObject[] = [
+  {
+    errorElement: <RouteErrorPage />,
+    children: [
+      { path: PATHS.login, element: <LoginPage /> },
+      { path: PATHS.signup, element: <SignupPage /> },
+      { path: PATHS.forgotPassword, element: <ForgotPasswordPage /> },
+      {
+        element: <RouteGuard />,
+        children: [
+          {
+            element: <AppLayout />,
+            children: [
+              {
+                errorElement: <RouteErrorPage />,
+                children: [
+                  { index: true, element: <HomePage /> },
+                  { path: PATHS.worklist, element: <WorklistPage /> },
+                  { path: PATHS.orders, element: <OrdersPage /> },
+                  { path: PATHS.worklistItem, element: <ReportingPage /> },
+                  { path: PATHS.reportFinder, element: <ReportFinderPage /> },
+                  { path: PATHS.organisation, element: <OrganisationPage /> },
+                  { path: PATHS.profile, element: <ProfilePage /> },
+                  { path: PATHS.support, element: <SupportPage /> },
+                  { path: PATHS.template, element: <TemplatePage /> },
+                  { path: PATHS.macro, element: <MacroPage /> },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AUTH_ERROR_CODES,
+  AUTH_MESSAGES,
+  DEFAULT_LOGIN_ERROR_MESSAGE,
+  GENERIC_LOGIN_ERROR_MESSAGE,
+  LOGIN_ERROR_MESSAGES,
+  endsSession,
+  loginErrorMessage,
+} from './login-messages.ts';
+
+describe('loginErrorMessage', () => {
+  it.each([
+    ['auth/invalid-email', 'Invalid email address'],
+    ['auth/user-disabled', 'This account has been disabled'],
+    ['auth/user-not-found', 'No account found with this email'],
+    ['auth/wrong-password', 'Incorrect password'],
+    ['auth/too-many-requests', 'Too many failed attempts. Please try again later'],
+    ['auth/invalid-credential', 'Invalid username or password'],
+  ])('maps %s to %j', (code, message) => {
+    expect(loginErrorMessage(code)).toBe(message);
+  });
+
+  it('prefers the table over a server message for known codes', () => {
+    expect(loginErrorMessage('auth/wrong-password', 'Server says no')).toBe('Incorrect password');
+  });
+
+  it('shows the server message for other coded errors, else the generic text', () => {
+    expect(loginErrorMessage('auth/network-request-failed', 'Network down')).toBe('Network down');
+    expect(loginErrorMessage('auth/network-request-failed')).toBe('An error occurred during login');
+    expect(loginErrorMessage('auth/network-request-failed', '  ')).toBe(GENERIC_LOGIN_ERROR_MESSAGE);
+    expect(loginErrorMessage('AUTH/WRONG-PASSWORD')).toBe(GENERIC_LOGIN_ERROR_MESSAGE);
+  });
+
+  it('falls back to the default message without a code', () => {
+    expect(loginErrorMessage(undefined)).toBe('Invalid username or password');
+    expect(loginErrorMessage(null, 'ignored')).toBe(DEFAULT_LOGIN_ERROR_MESSAGE);
+    expect(loginErrorMessage('')).toBe(DEFAULT_LOGIN_ERROR_MESSAGE);
+  });
+
+  it('has a message for every code', () => {
+    expect(Object.keys(LOGIN_ERROR_MESSAGES).sort()).toEqual([...AUTH_ERROR_CODES].sort());
+  });
+});
+
+describe('auth messages', () => {
+  it('keeps the texts of the specification', () => {
+    expect(AUTH_MESSAGES).toEqual({
+      userNotFound: 'User not found',
+      noOrganisation: 'the user is not assigned to any organisation',
+      noCentersFound: 'No centers found',
+    });
+  });
+
+  it('ends the session on user-disabled and token-expired only', () => {
+    expect(endsSession('auth/user-disabled')).toBe(true);
+    expect(endsSession('auth/user-token-expired')).toBe(true);
+    expect(endsSession('auth/wrong-password')).toBe(false);
+    expect(endsSession(undefined)).toBe(false);
+  });
+});

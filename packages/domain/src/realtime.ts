@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** socket.io connection settings shared by the server and the browser client. */
+export const SOCKET_PATH = '/ws/';
+export const SOCKET_TRANSPORTS = ['websocket'] as const;
+export const SOCKET_RECONNECTION_ATTEMPTS = 5;
+export const SOCKET_RECONNECTION_DELAY_MS = 3_000;
+/** After the server ends the connection (socket.io does not reconnect by itself then). */
+export const SOCKET_SERVER_DISCONNECT_RETRY_MS = 3_000;
+
+/** Event the client emits, with { topic }, to subscribe to a topic. */
+export const LISTEN_TOPIC_EVENT = 'listen_topic';
+export const ZListenTopicPayload = z.object({ topic: z.string().min(1) });
+export type TListenTopicPayload = z.infer<typeof ZListenTopicPayload>;
+
+export const GENERAL_TOPIC = 'general';
+export const WORKLIST_TOPIC = 'worklist';
+
+function requireId(id: string, what: string): string {
+  if (id.trim() === '') throw new RangeError(`A ${what} topic needs a non-empty id`);
+  return id;
+}
+
+/** Topic of one worklist item's events: 'worklist-{id}'. */
+export function worklistItemTopic(worklistId: string): string {
+  return `worklist-${requireId(worklistId, 'worklist item')}`;
+}
+
+/** Topic of one user's notifications: 'notification-{userId}'. */
+export function notificationTopic(userId: string): string {
+  return `notification-${requireId(userId, 'notification')}`;
+}
+
+export type TRealtimeTopic =
+  | { kind: 'general' }
+  | { kind: 'worklist' }
+  | { kind: 'worklist-item'; worklistId: string }
+  | { kind: 'notification'; userId: string };
+
+/** What a topic string refers to (so the server can authorize a subscription), or null if none. */
+export function parseRealtimeTopic(topic: string): TRealtimeTopic | null {
+  if (topic === GENERAL_TOPIC) return { kind: 'general' };
+  if (topic === WORKLIST_TOPIC) return { kind: 'worklist' };
+  const item = /^worklist-(.+)$/.exec(topic);
+  if (item?.[1] && item[1].trim() !== '') return { kind: 'worklist-item', worklistId: item[1] };
+  const notification = /^notification-(.+)$/.exec(topic);
+  if (notification?.[1] && notification[1].trim() !== '')
+    return { kind: 'notification', userId: notification[1] };
+  return null;
+}
+
+/** Types of incoming realtime messages; others are only logged by the client. */
+export const REALTIME_MESSAGE_TYPES = [
+  'worklist-status-update',
+  'insert-report-content',
+  'user-notification',
+] as const;
+export type TRealtimeMessageType = (typeof REALTIME_MESSAGE_TYPES)[number];
+export const ZRealtimeMessageType = z.enum(REALTIME_MESSAGE_TYPES);

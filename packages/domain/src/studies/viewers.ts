@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/** External DICOM viewers a study can be opened in. */
+export const VIEWERS = ['ohif', 'weasis', 'horos', 'radiant'] as const;
+export type TViewer = (typeof VIEWERS)[number];
+export const ZViewer = z.enum(VIEWERS);
+
+export const DEFAULT_VIEWER: TViewer = 'ohif';
+
+/** Product names as their makers write them. */
+export const VIEWER_LABELS = {
+  ohif: 'OHIF',
+  weasis: 'Weasis',
+  horos: 'Horos',
+  radiant: 'RadiAnt',
+} as const satisfies Record<TViewer, string>;
+
+/** Port of the viewer helper on the user's own machine, which hands out an access token. */
+export const LOCAL_VIEWER_PORT = 8843;
+/** Port probed to find out whether a host is reachable, and how long the probe may take. */
+export const REACHABILITY_CHECK_PORT = 8443;
+export const REACHABILITY_CHECK_TIMEOUT_MS = 1_000;
