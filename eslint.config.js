@@ -26,7 +26,15 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', '**/test/**', '**/bench/**', '**/seed/**', '**/*.config.ts'],
+    files: [
+      '**/*.test.ts',
+      '**/*.test.tsx',
+      'e2e/**',
+      '**/test/**',
+      '**/bench/**',
+      '**/seed/**',
+      '**/*.config.ts',
+    ],
     rules: { 'no-console': 'off' },
   },
   prettier,

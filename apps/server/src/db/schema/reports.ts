@@ -1,0 +1,109 @@
+// Reports: one report document per study, its saved versions and addenda, images and signatures.
+import { sql } from 'drizzle-orm';
+import { char, index, integer, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { bytea, createdAt, primaryId, timestamps, timestamptz, tsvector } from './columns.ts';
+import { reportStatusEnum, reportVersionKindEnum } from './enums.ts';
+import { storedFiles } from './files.ts';
+import { organisations } from './organisations.ts';
+import { studies } from './studies.ts';
+import { users } from './users.ts';
+
+/**
+ * The report of a study. `content` is the sanitised HTML; `content_text` its plain text, from which
+ * the report finder's `search_vector` is generated. `ydoc_state` is the Yjs document of a
+ * collaborative session (the HTML stays the source of truth for everything else).
+ */
+export const reports = pgTable(
+  'reports',
+  {
+    id: primaryId(),
+    studyId: uuid('study_id')
+      .notNull()
+      .unique('reports_study_uq')
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    /** Copied from the study so the report finder is scoped without a join. */
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'restrict' }),
+    status: reportStatusEnum('status').notNull().default('CREATED'),
+    /** Latest version number; report_versions holds each saved one. */
+    version: integer('version').notNull().default(1),
+    content: text('content').notNull().default(''),
+    contentText: text('content_text').notNull().default(''),
+    searchVector: tsvector('search_vector')
+      .notNull()
+      .generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, coalesce(content_text, ''))`),
+    ydocState: bytea('ydoc_state'),
+    pdfFileId: uuid('pdf_file_id').references(() => storedFiles.id, { onDelete: 'set null' }),
+    /** SHA-256 (hex) of the PDF produced at finalisation, to prove later copies unchanged. */
+    finalPdfSha256: char('final_pdf_sha256', { length: 64 }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'restrict' }),
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'restrict' }),
+    finalizedBy: uuid('finalized_by').references(() => users.id, { onDelete: 'restrict' }),
+    finalizedAt: timestamptz('finalized_at'),
+    ...timestamps(),
+  },
+  (t) => [
+    // Report finder: full-text match, scoped by organisation and listed by recency.
+    index('reports_search_vector_idx').using('gin', t.searchVector),
+    index('reports_organisation_updated_idx').on(t.organisationId, t.updatedAt),
+    index('reports_organisation_status_updated_idx').on(t.organisationId, t.status, t.updatedAt),
+  ],
+);
+
+/** A saved version of a report. A FINAL report changes only by an ADDENDUM; old versions are kept. */
+export const reportVersions = pgTable(
+  'report_versions',
+  {
+    id: primaryId(),
+    reportId: uuid('report_id')
+      .notNull()
+      .references(() => reports.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    kind: reportVersionKindEnum('kind').notNull().default('EDIT'),
+    content: text('content').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('report_versions_report_version_uq').on(t.reportId, t.version)],
+);
+
+/** Key images attached to a report, in display order. */
+export const reportImages = pgTable(
+  'report_images',
+  {
+    id: primaryId(),
+    reportId: uuid('report_id')
+      .notNull()
+      .references(() => reports.id, { onDelete: 'cascade' }),
+    fileId: uuid('file_id')
+      .notNull()
+      .references(() => storedFiles.id, { onDelete: 'restrict' }),
+    caption: text('caption'),
+    position: integer('position').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('report_images_report_position_idx').on(t.reportId, t.position),
+    index('report_images_file_idx').on(t.fileId),
+  ],
+);
+
+/** Radiologists who signed a report (the signature block; by-rad PDFs pick from these). */
+export const reportSignatures = pgTable(
+  'report_signatures',
+  {
+    id: primaryId(),
+    reportId: uuid('report_id')
+      .notNull()
+      .references(() => reports.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    signedAt: timestamptz('signed_at').notNull().defaultNow(),
+  },
+  (t) => [
+    unique('report_signatures_report_user_uq').on(t.reportId, t.userId),
+    index('report_signatures_user_idx').on(t.userId),
+  ],
+);

@@ -1,0 +1,176 @@
+// Studies: the worklist items (imaging studies and orders), their status history and the patient
+// documents attached to them.
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+import { createdAt, primaryId, timestamps, timestamptz } from './columns.ts';
+import { modalityGroupEnum, priorityTagEnum, studyStatusEnum } from './enums.ts';
+import { storedFiles } from './files.ts';
+import { facilities, organisations } from './organisations.ts';
+import { patients } from './patients.ts';
+import { referringPhysicians, users } from './users.ts';
+
+/**
+ * One worklist item. The patient and referring-physician columns are copied here so the worklist
+ * filters, sorts and searches one table without joins; they are rewritten whenever the source
+ * changes. A deleted study keeps its row with status DELETED and deleted_at set.
+ */
+export const studies = pgTable(
+  'studies',
+  {
+    id: primaryId(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'restrict' }),
+    /** The spec's facility_fk. */
+    facilityId: uuid('facility_id')
+      .notNull()
+      .references(() => facilities.id, { onDelete: 'restrict' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'restrict' }),
+    /** DICOM Study Instance UID; null for an ORDERED order until it is activated. */
+    studyUid: text('study_uid'),
+    /** Accession number from the facility, or a generated 'SM' + 8 characters identifier. */
+    accessionNumber: text('accession_number').notNull(),
+    /**
+     * Set on a copy made by POST /worklist/duplicate (one DICOM study reported as two items, e.g. chest
+     * and abdomen): copies share the original's study_uid and accession_number.
+     */
+    duplicatedFromStudyId: uuid('duplicated_from_study_id').references((): AnyPgColumn => studies.id, {
+      onDelete: 'set null',
+    }),
+    patientName: text('patient_name').notNull().default(''),
+    /** The spec's patient_id column of the worklist (the MRN). */
+    patientIdentifier: text('patient_identifier').notNull().default(''),
+    patientSex: text('patient_sex'),
+    patientBirthDate: date('patient_birth_date', { mode: 'string' }),
+    /** Raw DICOM modality string as received, e.g. 'CT,SR'. */
+    modality: text('modality'),
+    /** Group of `modality` (modalityGroupOf in @ris/domain); null when it belongs to none. */
+    modalityGroup: modalityGroupEnum('modality_group'),
+    /** The worklist's 'study' column (DICOM StudyDescription). */
+    studyDescription: text('study_description'),
+    bodyPart: text('body_part'),
+    studyDatetime: timestamptz('study_datetime'),
+    seriesCount: integer('series_count').notNull().default(0),
+    instanceCount: integer('instance_count').notNull().default(0),
+    status: studyStatusEnum('status').notNull().default('ORDERED'),
+    priorityTag: priorityTagEnum('priority_tag'),
+    /** The spec's last_assigned_user_fk: the radiologist the study is assigned to. */
+    lastAssignedUserId: uuid('last_assigned_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    assignedAt: timestamptz('assigned_at'),
+    referringPhysicianId: uuid('referring_physician_id').references(() => referringPhysicians.id, {
+      onDelete: 'set null',
+    }),
+    referringPhysicianName: text('referring_physician_name'),
+    clinicalHistory: text('clinical_history'),
+    collaborationEnabled: boolean('collaboration_enabled').notNull().default(false),
+    /** Null for studies that arrived from the PACS rather than from a user. */
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'restrict' }),
+    deletedAt: timestamptz('deleted_at'),
+    deletedBy: uuid('deleted_by').references(() => users.id, { onDelete: 'restrict' }),
+    ...timestamps(),
+    /**
+     * Lower-cased, unaccented patient name, patient id, accession and study description for the
+     * worklist `search` (substring, `LIKE '%' || lower(ris_unaccent($1)) || '%'`, served by pg_trgm).
+     */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`lower(ris_unaccent(coalesce(patient_name, '') || ' ' || coalesce(patient_identifier, '') || ' ' || coalesce(accession_number, '') || ' ' || coalesce(study_description, '')))`,
+      ),
+  },
+  (t) => [
+    // Identity. Originals are unique per organisation (study_uid) and per facility (accession: each
+    // hospital issues its own); duplicates (duplicated_from_study_id set) repeat them. PACS import
+    // upserts with ON CONFLICT (organisation_id, study_uid) WHERE duplicated_from_study_id IS NULL.
+    uniqueIndex('studies_organisation_study_uid_uq')
+      .on(t.organisationId, t.studyUid)
+      .where(sql`${t.duplicatedFromStudyId} is null`),
+    uniqueIndex('studies_facility_accession_uq')
+      .on(t.facilityId, t.accessionNumber)
+      .where(sql`${t.duplicatedFromStudyId} is null`),
+    // Worklist (GET /worklist, GET /worklist/status/count), planned for ~1,000,000 rows. Every query
+    // is scoped by facility_ids IN (...) (admins: all facilities of the organisation) or by
+    // organisation, and sorted by created_at desc, id desc unless sort_by says otherwise.
+    // Indexes are ascending on purpose: a btree read backwards serves ORDER BY x DESC (= DESC NULLS
+    // FIRST), while Drizzle's .desc() emits DESC NULLS LAST, which a plain DESC sort cannot use.
+    // - default list and date range on created_at: facility_id IN + created_at range + order/limit
+    index('studies_facility_created_idx').on(t.facilityId, t.createdAt, t.id),
+    // - the same scoped by organisation only (admin without a facility filter)
+    index('studies_organisation_created_idx').on(t.organisationId, t.createdAt, t.id),
+    // - statuses IN (...) (status tabs) and the per-status counts
+    index('studies_facility_status_created_idx').on(t.facilityId, t.status, t.createdAt),
+    // - modalities filter (groups, stored in modality_group)
+    index('studies_facility_modality_created_idx').on(t.facilityId, t.modalityGroup, t.createdAt),
+    // - by_user_ids (a radiologist's or reporter's own list): last_assigned_user_id IN (...)
+    index('studies_assigned_user_created_idx')
+      .on(t.lastAssignedUserId, t.createdAt)
+      .where(sql`${t.lastAssignedUserId} is not null`),
+    // - sort_by / date range on study_datetime
+    index('studies_facility_study_datetime_idx').on(t.facilityId, t.studyDatetime),
+    index('studies_organisation_study_datetime_idx').on(t.organisationId, t.studyDatetime),
+    // - search: substring match on search_text (trigram GIN; needs 3+ characters to be selective)
+    index('studies_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    // Foreign keys looked up or cascaded from the other side.
+    index('studies_patient_idx').on(t.patientId),
+    index('studies_referring_physician_idx')
+      .on(t.referringPhysicianId)
+      .where(sql`${t.referringPhysicianId} is not null`),
+    index('studies_duplicated_from_idx')
+      .on(t.duplicatedFromStudyId)
+      .where(sql`${t.duplicatedFromStudyId} is not null`),
+  ],
+);
+
+/** Every status change of a study: who, when, from, to (served by GET /worklist/statuses/{id}). */
+export const studyStatusHistory = pgTable(
+  'study_status_history',
+  {
+    id: primaryId(),
+    studyId: uuid('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    /** Null for the first entry (creation). */
+    fromStatus: studyStatusEnum('from_status'),
+    toStatus: studyStatusEnum('to_status').notNull(),
+    /** Null when the system made the change (PACS import, a job). */
+    changedBy: uuid('changed_by').references(() => users.id, { onDelete: 'restrict' }),
+    comment: text('comment'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('study_status_history_study_created_idx').on(t.studyId, t.createdAt)],
+);
+
+/** Documents uploaded with a study (requisition forms, earlier reports): the spec's patient_documents. */
+export const patientDocuments = pgTable(
+  'patient_documents',
+  {
+    id: primaryId(),
+    studyId: uuid('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    fileId: uuid('file_id')
+      .notNull()
+      .references(() => storedFiles.id, { onDelete: 'restrict' }),
+    filename: text('filename').notNull(),
+    uploadedBy: uuid('uploaded_by').references(() => users.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('patient_documents_study_idx').on(t.studyId, t.createdAt),
+    index('patient_documents_file_idx').on(t.fileId),
+  ],
+);

@@ -1,0 +1,105 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import type { TDatabase, TDb } from '../db/client.ts';
+import { LocalDiskBlobStore } from '../files/local-disk-store.ts';
+import { createTestDatabase } from './test-database.ts';
+
+export const TEST_INDEX_HTML = '<!doctype html><html><body><div id="root">RIS test shell</div></body></html>';
+
+export type TTestResponse = {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON (undefined when it is not JSON). */
+  json: unknown;
+};
+
+export type TRequestOptions = {
+  body?: unknown;
+  rawBody?: string | Buffer;
+  token?: string;
+  headers?: Record<string, string>;
+};
+
+export type TTestServer = {
+  url: string;
+  app: FastifyInstance;
+  database: TDatabase;
+  db: TDb;
+  dataDir: string;
+  request(method: string, path: string, options?: TRequestOptions): Promise<TTestResponse>;
+  close(): Promise<void>;
+};
+
+/**
+ * The real server on a free port of 127.0.0.1 with its own fresh database, data directory and a
+ * minimal built web app; requests go over real HTTP with fetch.
+ */
+export type TTestServerOptions = {
+  env?: Record<string, string>;
+  /** Extra routes for probing shared HTTP behaviour (validation, body limits) before any feature has them. */
+  routes?: (app: FastifyInstance) => void | Promise<void>;
+};
+
+export async function startTestServer(options: TTestServerOptions = {}): Promise<TTestServer> {
+  const env = options.env ?? {};
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ris-test-'));
+  const webDir = path.join(dataDir, 'web');
+  await mkdir(path.join(webDir, 'assets'), { recursive: true });
+  await writeFile(path.join(webDir, 'index.html'), TEST_INDEX_HTML);
+  await writeFile(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log("ris");');
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    WEB_DIST_DIR: webDir,
+    ...env,
+  });
+  const database = await createTestDatabase();
+  const blobs = new LocalDiskBlobStore(path.join(dataDir, 'files'));
+  const app = await buildApp({ config, database, blobs, beforeReady: options.routes });
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+
+  async function request(
+    method: string,
+    urlPath: string,
+    options: TRequestOptions = {},
+  ): Promise<TTestResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    let body: string | Buffer | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const response = await fetch(`${address}${urlPath}`, { method, headers, body });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, json };
+  }
+
+  return {
+    url: address,
+    app,
+    database,
+    db: database.db,
+    dataDir,
+    request,
+    async close() {
+      await app.close();
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

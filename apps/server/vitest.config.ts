@@ -1,0 +1,19 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  // Tests run the shared domain package from its TypeScript source, never from a stale build.
+  resolve: {
+    alias: { '@ris/domain': fileURLToPath(new URL('../../packages/domain/src/index.ts', import.meta.url)) },
+  },
+  test: {
+    name: 'server',
+    root: fileURLToPath(new URL('.', import.meta.url)),
+    include: ['src/**/*.test.ts'],
+    environment: 'node',
+    globalSetup: ['src/test/global-setup.ts'],
+    // Each test file gets its own database; PGlite start-up and template cloning need a little time.
+    hookTimeout: 60_000,
+    testTimeout: 20_000,
+  },
+});
