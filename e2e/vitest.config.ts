@@ -10,5 +10,8 @@ export default defineConfig({
     fileParallelism: false,
     hookTimeout: 120_000,
     testTimeout: 60_000,
+    reporters: process.env.VITEST_JSON
+      ? ['default', ['json', { outputFile: process.env.VITEST_JSON.replace(/\.json$/, '.e2e.json') }]]
+      : ['default'],
   },
 });

@@ -1,11 +1,7 @@
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import type { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import pg from 'pg';
+import type pg from 'pg';
 import * as schema from './schema/index.ts';
 
 export type TSchema = typeof schema;
@@ -29,14 +25,18 @@ export type TDatabase = {
   close(): Promise<void>;
 };
 
-export const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
-
-// node-postgres returns bigint (int8) as strings by default; our counts and sizes fit in a JS number.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
-
-/** Opens PostgreSQL (DATABASE_URL) through node-postgres, or the embedded PGlite engine. */
+/**
+ * Opens PostgreSQL (DATABASE_URL) through node-postgres, or the embedded PGlite engine. Only the
+ * driver in use is loaded: each costs a few hundred milliseconds of start-up.
+ */
 export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase> {
   if (options.kind === 'postgres') {
+    const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([
+      import('pg'),
+      import('drizzle-orm/node-postgres'),
+    ]);
+    // node-postgres returns bigint (int8) as strings by default; our counts and sizes fit in a number.
+    pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
@@ -47,10 +47,16 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
     const db = drizzlePg({ client: pool, schema, casing: 'snake_case' });
     return { kind: 'postgres', db, pglite: null, pool, close: () => pool.end() };
   }
+  const [{ PGlite }, { pg_trgm }, { unaccent }, { drizzle: drizzlePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('@electric-sql/pglite/contrib/unaccent'),
+    import('drizzle-orm/pglite'),
+  ]);
   const client = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    extensions: PGLITE_EXTENSIONS,
+    extensions: { pg_trgm, unaccent },
   });
   const db = drizzlePglite({ client, schema, casing: 'snake_case' });
   return { kind: 'pglite', db, pglite: client, pool: null, close: () => client.close() };

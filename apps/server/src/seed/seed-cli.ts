@@ -2,14 +2,14 @@
 // embedded one) if, and only if, it is empty. Applies migrations first.
 import { mkdir } from 'node:fs/promises';
 import { ConfigError, loadConfig } from '../config.ts';
-import { openDatabase } from '../db/client.ts';
+import { openDatabaseFast } from '../db/pglite-snapshot.ts';
 import { runMigrations } from '../db/migrate.ts';
 import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './demo.ts';
 
 try {
   const config = loadConfig();
   await mkdir(config.dataDir, { recursive: true });
-  const database = await openDatabase(config.database);
+  const database = await openDatabaseFast(config.database);
   try {
     await runMigrations(database);
     const seeded = await seedDemoIfEmpty(database.db, { password: config.demoPassword });

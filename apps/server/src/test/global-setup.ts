@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../db/client.ts';
 import { runMigrations } from '../db/migrate.ts';
+import { writePgliteSnapshot } from '../db/pglite-snapshot.ts';
 import { migrationsFingerprint } from './migrations-fingerprint.ts';
 
 declare module 'vitest' {
@@ -77,15 +78,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   const dir = await mkdtemp(path.join(os.tmpdir(), 'ris-pglite-'));
   const dumpPath = path.join(dir, 'migrated.tar.gz');
-  const database = await openDatabase({ kind: 'pglite', dataDir: null });
-  try {
-    await runMigrations(database);
-    const dump = await database.pglite?.dumpDataDir('gzip');
-    if (!dump) throw new Error('PGlite dump failed');
-    await writeFile(dumpPath, Buffer.from(await dump.arrayBuffer()));
-  } finally {
-    await database.close();
-  }
+  await writePgliteSnapshot(dumpPath);
   project.provide('testDatabase', { kind: 'pglite', dumpPath });
   return async () => {
     await rm(dir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import { TZDate } from '@date-fns/tz';
-import { startOfDay, subDays } from 'date-fns';
+import { startOfDay } from 'date-fns/startOfDay';
+import { subDays } from 'date-fns/subDays';
 import { z } from 'zod';
 
 /** Date-range presets of the worklist filter, in display order. */

@@ -1,0 +1,56 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type TConfig } from './config.ts';
+import { runMigrations } from './db/migrate.ts';
+import { openDatabaseFast } from './db/pglite-snapshot.ts';
+import { LocalDiskBlobStore } from './files/local-disk-store.ts';
+import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './seed/demo.ts';
+
+function readConfig(): TConfig {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\nSee .env.example for every variable and its format.\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+function banner(config: TConfig, seeded: boolean, address: string): string {
+  const lines = [
+    '',
+    `  RIS is running at ${config.publicUrl}  (listening on ${address})`,
+    `  Database: ${config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.database.dataDir}`}`,
+    `  API reference: ${config.publicUrl}/api/docs`,
+  ];
+  if (seeded || config.database.kind === 'pglite') {
+    lines.push(`  Demo accounts (password from RIS_DEMO_PASSWORD, default "demo-radiology"):`);
+    for (const account of DEMO_ACCOUNTS) lines.push(`    ${account.email.padEnd(28)} ${account.label}`);
+  }
+  return `${lines.join('\n')}\n\n`;
+}
+
+const config = readConfig();
+await mkdir(config.dataDir, { recursive: true });
+const database = await openDatabaseFast(config.database);
+await runMigrations(database);
+const shouldSeed =
+  config.seedDemo === 'true' || (config.seedDemo === 'auto' && config.database.kind === 'pglite');
+const seeded = shouldSeed ? await seedDemoIfEmpty(database.db, { password: config.demoPassword }) : false;
+const blobs = new LocalDiskBlobStore(path.join(config.dataDir, 'files'));
+const app = await buildApp({ config, database, blobs });
+
+closeWithGrace({ delay: config.shutdownTimeoutMs }, async ({ signal, err }) => {
+  if (err) app.log.error({ err }, 'shutting down after an error');
+  else app.log.info({ signal }, 'shutting down: draining requests');
+  await app.close();
+  await database.close();
+});
+
+const address = await app.listen({ host: config.host, port: config.port });
+app.log.info({ startup_ms: Math.round(performance.now()) /* since process start */, seeded }, 'ready');
+process.stdout.write(banner(config, seeded, address));
