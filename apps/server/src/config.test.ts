@@ -46,4 +46,32 @@ describe('loadConfig', () => {
   it('refuses a demo password shorter than 8 characters', () => {
     expect(() => loadConfig({ RIS_DEMO_PASSWORD: 'short' })).toThrow(/RIS_DEMO_PASSWORD/);
   });
+
+  it('reads the identity settings with safe defaults', () => {
+    const config = loadConfig({});
+    expect(config.auth).toMatchObject({
+      tokenSecret: null,
+      idTokenTtlSeconds: 3600,
+      refreshTtlDays: 30,
+      passwordMinLength: 8,
+      signupEnabled: true,
+      revealAccountErrors: false,
+      maxFailuresPerAccount: 10,
+      maxFailuresPerIp: 50,
+      failureWindowMinutes: 15,
+      resetTokenTtlMinutes: 60,
+      emailLinkTtlMinutes: 15,
+    });
+    expect(config.mail).toEqual({ smtpUrl: null, from: 'RIS <no-reply@localhost>' });
+    expect(loadConfig({ AUTH_SIGNUP_ENABLED: 'false' }).auth.signupEnabled).toBe(false);
+  });
+
+  it('refuses a password minimum below 6, a short token secret and a non-SMTP mail URL', () => {
+    expect(() => loadConfig({ AUTH_PASSWORD_MIN_LENGTH: '5' })).toThrow(/AUTH_PASSWORD_MIN_LENGTH/);
+    expect(() => loadConfig({ AUTH_TOKEN_SECRET: 'too-short' })).toThrow(/AUTH_TOKEN_SECRET/);
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.org' })).toThrow(/SMTP_URL/);
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.org:465' }).mail.smtpUrl).toBe(
+      'smtps://u:p@mail.example.org:465',
+    );
+  });
 });

@@ -39,6 +39,30 @@ export const ZConfigEnv = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   RIS_SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
   RIS_DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('demo-radiology'),
+  AUTH_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters (use 32+ random bytes)').optional(),
+  AUTH_ID_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  AUTH_REFRESH_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  AUTH_PASSWORD_MIN_LENGTH: z.coerce
+    .number()
+    .int()
+    .min(6, 'must be at least 6 (the least any deployment may require)')
+    .max(128)
+    .default(8),
+  AUTH_SIGNUP_ENABLED: booleanString.default(true),
+  AUTH_EMAIL_LINK_ENABLED: booleanString.default(true),
+  AUTH_REVEAL_ACCOUNT_ERRORS: booleanString.default(false),
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  AUTH_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  AUTH_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(50),
+  AUTH_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  AUTH_RESET_TOKEN_TTL_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
+  AUTH_EMAIL_LINK_TTL_MINUTES: z.coerce.number().int().min(5).max(1440).default(15),
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((value) => /^smtps?:\/\//.test(value), 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('RIS <no-reply@localhost>'),
 });
 
 export type TConfig = {
@@ -56,6 +80,26 @@ export type TConfig = {
   shutdownTimeoutMs: number;
   seedDemo: 'auto' | 'true' | 'false';
   demoPassword: string;
+  auth: TAuthConfig;
+  mail: { smtpUrl: string | null; from: string };
+};
+
+/** Identity settings (apps/server/src/auth); documented in .env.example. */
+export type TAuthConfig = {
+  /** null: a secret generated once and kept in DATA_DIR (single replica only). */
+  tokenSecret: string | null;
+  idTokenTtlSeconds: number;
+  refreshTtlDays: number;
+  passwordMinLength: number;
+  signupEnabled: boolean;
+  emailLinkEnabled: boolean;
+  revealAccountErrors: boolean;
+  rateLimitPerMinute: number;
+  maxFailuresPerAccount: number;
+  maxFailuresPerIp: number;
+  failureWindowMinutes: number;
+  resetTokenTtlMinutes: number;
+  emailLinkTtlMinutes: number;
 };
 
 export class ConfigError extends Error {
@@ -98,5 +142,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     seedDemo: e.RIS_SEED_DEMO,
     demoPassword: e.RIS_DEMO_PASSWORD,
+    auth: {
+      tokenSecret: e.AUTH_TOKEN_SECRET ?? null,
+      idTokenTtlSeconds: e.AUTH_ID_TOKEN_TTL_SECONDS,
+      refreshTtlDays: e.AUTH_REFRESH_TTL_DAYS,
+      passwordMinLength: e.AUTH_PASSWORD_MIN_LENGTH,
+      signupEnabled: e.AUTH_SIGNUP_ENABLED,
+      emailLinkEnabled: e.AUTH_EMAIL_LINK_ENABLED,
+      revealAccountErrors: e.AUTH_REVEAL_ACCOUNT_ERRORS,
+      rateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+      maxFailuresPerAccount: e.AUTH_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerIp: e.AUTH_MAX_FAILURES_PER_IP,
+      failureWindowMinutes: e.AUTH_FAILURE_WINDOW_MINUTES,
+      resetTokenTtlMinutes: e.AUTH_RESET_TOKEN_TTL_MINUTES,
+      emailLinkTtlMinutes: e.AUTH_EMAIL_LINK_TTL_MINUTES,
+    },
+    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
   };
 }

@@ -1,6 +1,7 @@
 // Public surface of @ris/domain: enums, constants, zod schemas and pure rules shared by server and web.
 export * from './api/errors.ts';
 export * from './api/pagination.ts';
+export * from './auth/auth-errors.ts';
 export * from './auth/sign-in.ts';
 export * from './common/enums.ts';
 export * from './common/uuid.ts';
@@ -20,3 +21,5 @@ export * from './text/label.ts';
 export * from './ui-constants.ts';
 export * from './users/roles.ts';
 export * from './worklist/columns.ts';
+export * from './users/user.schemas.ts';
+export * from './auth/auth.schemas.ts';

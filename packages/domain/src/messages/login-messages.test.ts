@@ -54,7 +54,8 @@ describe('auth messages', () => {
 
   it('ends the session on user-disabled and token-expired only', () => {
     expect(endsSession('auth/user-disabled')).toBe(true);
-    expect(endsSession('auth/user-token-expired')).toBe(true);
+    expect(endsSession('auth/id-token-expired')).toBe(true);
+    expect(endsSession('auth/id-token-revoked')).toBe(true);
     expect(endsSession('auth/wrong-password')).toBe(false);
     expect(endsSession(undefined)).toBe(false);
   });

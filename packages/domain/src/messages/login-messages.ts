@@ -1,3 +1,4 @@
+import { SESSION_ENDED_AUTH_CODES } from '../auth/auth-errors.ts';
 /** Sign-in failure codes of the identity service (Firebase-style), kept so clients can map them all. */
 export const AUTH_ERROR_CODES = [
   'auth/invalid-email',
@@ -24,9 +25,6 @@ export const LOGIN_ERROR_MESSAGES = {
   'auth/invalid-credential': DEFAULT_LOGIN_ERROR_MESSAGE,
 } as const satisfies Record<TAuthErrorCode, string>;
 
-/** Codes after which the identity session is ended. */
-export const SESSION_ENDING_AUTH_ERROR_CODES = ['auth/user-disabled', 'auth/user-token-expired'] as const;
-
 /** Messages of sign-in and of verifying the signed-in user. */
 export const AUTH_MESSAGES = {
   userNotFound: 'User not found',
@@ -51,7 +49,7 @@ export function loginErrorMessage(code: string | null | undefined, serverMessage
   return serverMessage?.trim() ? serverMessage : GENERIC_LOGIN_ERROR_MESSAGE;
 }
 
-/** Whether an auth error code ends the identity session (user disabled, token expired). */
+/** Whether an auth error code ends the identity session (user disabled, token expired or revoked). */
 export function endsSession(code: string | null | undefined): boolean {
-  return (SESSION_ENDING_AUTH_ERROR_CODES as readonly (string | null | undefined)[]).includes(code);
+  return (SESSION_ENDED_AUTH_CODES as readonly (string | null | undefined)[]).includes(code);
 }

@@ -1,5 +1,6 @@
 // The database schema: every table, enum and relation, for drizzle-kit and for drizzle({ schema }).
 export * from './audit.ts';
+export * from './auth.ts';
 export * from './columns.ts';
 export * from './enums.ts';
 export * from './files.ts';

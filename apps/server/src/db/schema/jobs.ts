@@ -53,9 +53,8 @@ export const outboundMessages = pgTable(
   'outbound_messages',
   {
     id: primaryId(),
-    organisationId: uuid('organisation_id')
-      .notNull()
-      .references(() => organisations.id, { onDelete: 'cascade' }),
+    /** Null for mail to a person outside any organisation (a password reset after sign-up). */
+    organisationId: uuid('organisation_id').references(() => organisations.id, { onDelete: 'cascade' }),
     channel: messageChannelEnum('channel').notNull(),
     /** An e-mail address or an E.164 phone number. */
     recipient: text('recipient').notNull(),

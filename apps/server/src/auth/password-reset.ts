@@ -1,0 +1,80 @@
+import { eq } from 'drizzle-orm';
+import { users } from '../db/schema/index.ts';
+import { createActionToken, retireActionTokens, useActionToken } from './action-tokens.ts';
+import type { TAuthContext } from './auth-context.ts';
+import { actionLink, passwordResetMail } from './auth-mails.ts';
+import { recordAuthEvent, type TRequestOrigin } from './audit.ts';
+import { assertPasswordAllowed } from './password-policy.ts';
+import { hashPassword } from './passwords.ts';
+import { revokeUserTokens } from './revocation.ts';
+import { findUserByEmail } from './sign-in.ts';
+
+export const PASSWORD_RESET_REQUESTED_MESSAGE =
+  'If an account exists for this address, we have sent it a link to reset the password.';
+export const PASSWORD_CHANGED_MESSAGE = 'Your password has been changed. Sign in with your new password.';
+
+/** POST /auth/password-reset/request: the same answer for every address; a mail only to an active account. */
+export async function requestPasswordReset(
+  ctx: TAuthContext,
+  input: { email: string },
+  origin: TRequestOrigin,
+): Promise<{ message: string }> {
+  const user = await findUserByEmail(ctx.db, input.email);
+  if (user && user.status === 'ACTIVE') {
+    // Token, audit and mail after the answer: a known address takes no longer than an unknown one.
+    ctx.mail.dispatch(async () => {
+      const ttlMinutes = ctx.config.resetTokenTtlMinutes;
+      const token = await createActionToken(ctx.db, {
+        userId: user.id,
+        kind: 'password_reset',
+        ttlMinutes,
+        ip: origin.ip,
+      });
+      await recordAuthEvent(ctx.db, {
+        action: 'auth.password_reset_requested',
+        subjectUserId: user.id,
+        organisationId: user.organisationId,
+        origin,
+      });
+      return {
+        ...passwordResetMail(user.email, actionLink(ctx.publicUrl, 'password_reset', token), ttlMinutes),
+        organisationId: user.organisationId,
+      };
+    });
+  }
+  return { message: PASSWORD_RESET_REQUESTED_MESSAGE };
+}
+
+/**
+ * POST /auth/password-reset/confirm: sets the new password, uses up every reset link of the user and
+ * ends every session (tokens stolen with the old password die with it). A password the policy refuses
+ * leaves the link usable.
+ */
+export async function confirmPasswordReset(
+  ctx: TAuthContext,
+  input: { token: string; password: string },
+  origin: TRequestOrigin,
+): Promise<{ message: string }> {
+  const passwordHash = { value: '' };
+  await ctx.db.transaction(async (tx) => {
+    const { userId } = await useActionToken(tx, input.token, 'password_reset', async (id) => {
+      const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, id));
+      assertPasswordAllowed(ctx.policy, input.password, user?.email ?? '');
+      passwordHash.value = await hashPassword(input.password);
+    });
+    const [user] = await tx
+      .update(users)
+      .set({ passwordHash: passwordHash.value })
+      .where(eq(users.id, userId))
+      .returning({ organisationId: users.organisationId });
+    await retireActionTokens(tx, userId, 'password_reset');
+    await revokeUserTokens(tx, userId, 'password_reset');
+    await recordAuthEvent(tx, {
+      action: 'auth.password_reset',
+      actorUserId: userId,
+      organisationId: user?.organisationId ?? null,
+      origin,
+    });
+  });
+  return { message: PASSWORD_CHANGED_MESSAGE };
+}

@@ -1,0 +1,38 @@
+import type { TRadiologistUserType, TRole } from '@ris/domain';
+
+/**
+ * Who is calling: the verified claims of an ID token. Routes read it from `request.principal`
+ * (set by the authenticate hook). Scope (which facilities) is resolved per request from the database
+ * by access/scope.ts, so a change of assignment applies at once, not only at the next token.
+ */
+export type TPrincipal = {
+  userId: string;
+  email: string;
+  organisationId: string | null;
+  role: TRole | null;
+  /** RADIOLOGIST or REPORTER for radiologists; null for every other role. */
+  userType: TRadiologistUserType | null;
+  /** Facility ids at the time the token was issued (for clients; the server re-reads scope). */
+  facilityIds: string[];
+  /** The sign-in session (refresh-token family) this token belongs to. */
+  sessionId: string;
+  /** Seconds since the epoch, from the token's `iat`. */
+  issuedAt: number;
+};
+
+/** Verifies an ID token for HTTP, socket.io and Hocuspocus alike. */
+export interface TokenVerifier {
+  /**
+   * Resolves the principal, or rejects with an AppError: 401 `auth/id-token-expired`,
+   * `auth/id-token-revoked` (user disabled, signed out everywhere, session revoked) or
+   * `UNAUTHENTICATED` (missing, malformed or wrongly signed token).
+   */
+  verify(token: string): Promise<TPrincipal>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the authenticate hook on every route of the authenticated scope. */
+    principal: TPrincipal | null;
+  }
+}

@@ -1,0 +1,121 @@
+import type { TSessionResponse } from '@ris/domain';
+import { eq, sql } from 'drizzle-orm';
+import type { TDbOrTx } from '../db/client.ts';
+import { users } from '../db/schema/index.ts';
+import type { TAuthContext } from './auth-context.ts';
+import { invalidCredential, userDisabled, userNotFound, wrongPassword } from './auth-errors.ts';
+import { recordAuthEvent, type TRequestOrigin } from './audit.ts';
+import { verifyPassword } from './passwords.ts';
+import { loadUserProfile, userToWire, type TUserProfile, type TUserRow } from './present-user.ts';
+import type { TIssuedRefresh, TSessionMethod } from './refresh-sessions.ts';
+
+/** A new session: the response body, and when its refresh token expires (for the cookie). */
+export type TIssuedSession = { body: TSessionResponse; refreshExpiresAt: Date };
+
+export async function findUserByEmail(db: TDbOrTx, email: string): Promise<TUserRow | undefined> {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()));
+  return user;
+}
+
+/** The ID token and response body for a session's new refresh token. */
+export async function mintSession(
+  ctx: TAuthContext,
+  profile: TUserProfile,
+  refresh: TIssuedRefresh,
+): Promise<TIssuedSession> {
+  const { user } = profile;
+  ctx.cache.noteSession(user.id, refresh.sessionId);
+  const idToken = await ctx.tokens.sign({
+    sub: user.id,
+    email: user.email,
+    org: user.organisationId,
+    role: user.role,
+    user_type: profile.userType,
+    fac: profile.facilityIds,
+    sid: refresh.sessionId,
+  });
+  return {
+    body: {
+      id_token: idToken,
+      refresh_token: refresh.refreshToken,
+      expires_in: ctx.tokens.ttlSeconds,
+      user: userToWire(profile),
+    },
+    refreshExpiresAt: refresh.expiresAt,
+  };
+}
+
+/** Starts a session for a user who proved who they are, and mints its first ID token. */
+export async function issueSession(
+  ctx: TAuthContext,
+  user: TUserRow,
+  method: TSessionMethod,
+  origin: TRequestOrigin,
+  db: TDbOrTx = ctx.db,
+): Promise<TIssuedSession> {
+  const profile = await loadUserProfile(db, user);
+  const refresh = await ctx.sessions.start(db, user.id, method, origin);
+  return mintSession(ctx, profile, refresh);
+}
+
+/**
+ * POST /auth/sign-in. Unknown e-mail and wrong password both answer 401 auth/invalid-credential
+ * after the same argon2 work (unless AUTH_REVEAL_ACCOUNT_ERRORS); a disabled account is told so only
+ * after a correct password. Failures count towards the per-account and per-IP limits; successes never.
+ */
+export async function signInWithPassword(
+  ctx: TAuthContext,
+  input: { email: string; password: string },
+  origin: TRequestOrigin & { ip: string },
+): Promise<TIssuedSession> {
+  const email = input.email.trim().toLowerCase();
+  const [, user] = await Promise.all([ctx.throttle.check(email, origin.ip), findUserByEmail(ctx.db, email)]);
+  // argon2 runs on a worker thread: load what the session needs meanwhile (unused if the password is wrong).
+  const profile = user ? loadUserProfile(ctx.db, user) : null;
+  profile?.catch(() => undefined);
+  const passwordOk = await verifyPassword(
+    user?.passwordHash ?? (await ctx.dummyPasswordHash()),
+    input.password,
+  );
+  if (!user || !user.passwordHash || !passwordOk) {
+    await ctx.throttle.recordFailure(email, origin.ip);
+    await recordAuthEvent(ctx.db, {
+      action: 'auth.sign_in_failed',
+      subjectUserId: user?.id ?? null,
+      organisationId: user?.organisationId ?? null,
+      origin,
+      data: { method: 'password', reason: user ? 'wrong_password' : 'unknown_email', email },
+    });
+    if (!ctx.config.revealAccountErrors) throw invalidCredential();
+    throw user ? wrongPassword() : userNotFound();
+  }
+  if (user.status !== 'ACTIVE') {
+    await recordAuthEvent(ctx.db, {
+      action: 'auth.sign_in_failed',
+      subjectUserId: user.id,
+      organisationId: user.organisationId,
+      origin,
+      data: { method: 'password', reason: 'disabled' },
+    });
+    throw userDisabled();
+  }
+  const session = await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ lastSignInAt: sql`now()` })
+      .where(eq(users.id, user.id));
+    await recordAuthEvent(tx, {
+      action: 'auth.sign_in',
+      actorUserId: user.id,
+      organisationId: user.organisationId,
+      origin,
+      data: { method: 'password' },
+    });
+    const refresh = await ctx.sessions.start(tx, user.id, 'password', origin);
+    return mintSession(ctx, await (profile ?? loadUserProfile(tx, user)), refresh);
+  });
+  return session;
+}

@@ -1,0 +1,47 @@
+import { idTokenRevoked } from './auth-errors.ts';
+import type { IdTokens } from './id-tokens.ts';
+import type { TokenVerifier, TPrincipal } from './principal.ts';
+import type { RevocationCache } from './revocation.ts';
+
+/**
+ * The one verifier for HTTP, socket.io and Hocuspocus: a well-signed, unexpired token (IdTokens) of
+ * an ACTIVE user, issued after the user's tokens_valid_after, for a session that is not revoked. The
+ * last three come from the in-memory revocation cache, so a warm check touches no database.
+ */
+export class IdTokenVerifier implements TokenVerifier {
+  readonly #tokens: IdTokens;
+  readonly #cache: RevocationCache;
+
+  constructor(tokens: IdTokens, cache: RevocationCache) {
+    this.#tokens = tokens;
+    this.#cache = cache;
+  }
+
+  async verify(token: string): Promise<TPrincipal> {
+    const claims = this.#tokens.verify(token);
+    let state = this.#cache.peek(claims.sub) ?? null;
+    if (!state || (!state.liveSessions.has(claims.sid) && !state.deadSessions.has(claims.sid))) {
+      // Unknown user, or a session this process has not heard of (created by another replica).
+      state = await this.#cache.load(claims.sub);
+      if (state && !state.liveSessions.has(claims.sid)) state.deadSessions.add(claims.sid);
+    }
+    if (
+      !state ||
+      state.status !== 'ACTIVE' ||
+      claims.iat < state.validAfterSeconds ||
+      !state.liveSessions.has(claims.sid)
+    ) {
+      throw idTokenRevoked();
+    }
+    return {
+      userId: claims.sub,
+      email: claims.email,
+      organisationId: claims.org,
+      role: claims.role,
+      userType: claims.user_type,
+      facilityIds: claims.fac,
+      sessionId: claims.sid,
+      issuedAt: claims.iat,
+    };
+  }
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { ZRecordStatus } from '../common/enums.ts';
+import { ZUuid } from '../common/uuid.ts';
+import { ZRadiologistUserType, ZRole, ZStaffKind } from './roles.ts';
+
+/** A facility as the API sends it (organisation settings, user details, organisation details). */
+export const ZFacility = z.object({
+  id: ZUuid,
+  organisation_fk: ZUuid,
+  parent_facility_fk: ZUuid.nullable(),
+  name: z.string(),
+  code: z.string(),
+  address: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  time_zone: z.string(),
+  status: ZRecordStatus,
+  letterhead_enabled: z.boolean(),
+});
+export type TFacility = z.infer<typeof ZFacility>;
+
+/**
+ * A user as the API sends it (GET /user/{id}, GET /user/email/{email}, sign-in). Never carries a
+ * password hash or token material.
+ */
+export const ZUser = z.object({
+  id: ZUuid,
+  email: z.string(),
+  role: ZRole.nullable(),
+  first_name: z.string(),
+  last_name: z.string(),
+  display_name: z.string(),
+  status: ZRecordStatus,
+  organisation_fk: ZUuid.nullable(),
+  /** Facilities the user is assigned to (admins: empty — they see every facility of the organisation). */
+  facility_fks: z.array(ZUuid),
+  /** For radiologists: RADIOLOGIST or REPORTER; null otherwise. */
+  user_type: ZRadiologistUserType.nullable(),
+  radiologist_description: z.string().nullable(),
+  staff_kind: ZStaffKind.nullable(),
+  /** Whether a signature image is on file (served by a later endpoint). */
+  has_signature: z.boolean(),
+  created_at: z.iso.datetime({ offset: true }),
+  updated_at: z.iso.datetime({ offset: true }),
+});
+export type TUser = z.infer<typeof ZUser>;
+
+/** GET /user/details/{id}: the user with the details of their role and their facilities. */
+export const ZUserDetails = ZUser.extend({
+  radiologist_details: z
+    .object({
+      user_type: ZRadiologistUserType,
+      facility_fks: z.array(ZUuid),
+      description: z.string().nullable(),
+    })
+    .nullable(),
+  transcriptionist_details: z.object({ facility_fks: z.array(ZUuid) }).nullable(),
+  facility_details: z.object({ facility_fk: ZUuid.nullable(), staff_kind: ZStaffKind.nullable() }).nullable(),
+  /** The facilities the user may work in: every active facility of the organisation for an admin. */
+  facilities: z.array(ZFacility),
+});
+export type TUserDetails = z.infer<typeof ZUserDetails>;
+
+/** GET /user/organisation/details/{id}. report_style is serialized JSON text, as the spec sends it. */
+export const ZOrganisationDetails = z.object({
+  id: ZUuid,
+  name: z.string(),
+  status: ZRecordStatus,
+  report_style: z.string().nullable(),
+  all_facilities: z.array(ZFacility),
+  child_facility_ids: z.array(ZUuid),
+});
+export type TOrganisationDetails = z.infer<typeof ZOrganisationDetails>;
