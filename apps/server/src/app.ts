@@ -1,9 +1,15 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authRoutes } from './auth/auth.routes.ts';
+import { authenticate } from './auth/authenticate.ts';
+import { createIdentity, type Identity } from './auth/identity.ts';
 import type { TConfig } from './config.ts';
 import type { TDatabase } from './db/client.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
+import { organisationRoutes } from './features/organisations/organisations.routes.ts';
+import { userRoutes } from './features/users/users.routes.ts';
 import type { BlobStore } from './files/blob-store.ts';
+import type { Mailer } from './integrations/mail/mailer.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { loggerOptions, requestId } from './http/logger.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -13,22 +19,28 @@ export type TAppDeps = {
   config: TConfig;
   database: TDatabase;
   blobs: BlobStore;
+  /** Replaces the mailer chosen from the configuration (SMTP_URL or the outbox). */
+  mailer?: Mailer | undefined;
 };
 
 type TBuildOptions = TAppDeps & {
   /** Tests add probe routes here; called inside the /api/v1 scope before the app is ready. */
   beforeReady?: ((api: FastifyInstance) => void | Promise<void>) | undefined;
+  /** Tests add probe routes here; called inside the authenticated /api/v1 scope (bearer token required). */
+  beforeReadySecured?: ((secured: FastifyInstance) => void | Promise<void>) | undefined;
 };
 
 declare module 'fastify' {
   interface FastifyInstance {
     deps: TAppDeps;
+    /** Sign-in, sessions and the token verifier (apps/server/src/auth). */
+    identity: Identity;
   }
 }
 
 /** Builds the HTTP application (not listening). Tests and main.ts both start from here. */
 export async function buildApp(options: TBuildOptions): Promise<FastifyInstance> {
-  const { beforeReady, ...deps } = options;
+  const { beforeReady, beforeReadySecured, ...deps } = options;
   const { config } = deps;
   const app = Fastify({
     logger: loggerOptions(config),
@@ -42,6 +54,15 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('deps', deps);
+  const identity = await createIdentity({
+    config,
+    database: deps.database,
+    log: app.log,
+    ...(deps.mailer ? { mailer: deps.mailer } : {}),
+  });
+  app.decorate('identity', identity);
+  app.decorateRequest('principal', null);
+  app.addHook('onClose', async () => identity.close());
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
@@ -54,7 +75,16 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
   await app.register(healthRoutes(deps.database.db));
   await app.register(
     async (api) => {
-      // Feature routes of later issues register here, each from its own folder.
+      // Public: sign-in, sign-up, refresh, links, password policy (rate-limited per IP).
+      await api.register(authRoutes(identity), { prefix: '/auth' });
+      // Everything else needs a signed-in user: the hook sets request.principal or answers 401.
+      await api.register(async (secured) => {
+        secured.addHook('onRequest', authenticate(identity.verifier));
+        // ---- Feature routes that need a signed-in user register here, each from its own folder. ----
+        await secured.register(userRoutes);
+        await secured.register(organisationRoutes);
+        if (beforeReadySecured) await beforeReadySecured(secured);
+      });
       if (beforeReady) await beforeReady(api);
     },
     { prefix: '/api/v1' },

@@ -59,7 +59,8 @@ export async function buildFacility(
 }
 
 export type TBuildUserInput = Partial<typeof t.users.$inferInsert> & {
-  role?: TRole;
+  /** Default RADIOLOGIST; null for a signed-up user nobody has given a role yet. */
+  role?: TRole | null;
   /** Facilities the user works at (user_facilities rows); the first decides the organisation. */
   facilities?: TFacility[];
   userType?: TRadiologistUserType;
@@ -68,8 +69,9 @@ export type TBuildUserInput = Partial<typeof t.users.$inferInsert> & {
 
 export async function buildUser(db: TDbOrTx, input: TBuildUserInput = {}): Promise<TUser> {
   const { facilities = [], userType, password, ...values } = input;
-  const role = input.role ?? 'RADIOLOGIST';
-  let organisationId = values.organisationId ?? facilities[0]?.organisationId;
+  const role = input.role === undefined ? 'RADIOLOGIST' : input.role;
+  // An explicit organisationId: null makes a user with no organisation (as sign-up does).
+  let organisationId = 'organisationId' in values ? values.organisationId : facilities[0]?.organisationId;
   if (organisationId === undefined) {
     const facility = await buildFacility(db);
     organisationId = facility.organisationId;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
+import type { Identity } from '../auth/identity.ts';
 import { loadConfig } from '../config.ts';
 import type { TDatabase, TDb } from '../db/client.ts';
 import { LocalDiskBlobStore } from '../files/local-disk-store.ts';
@@ -31,6 +32,8 @@ export type TTestServer = {
   database: TDatabase;
   db: TDb;
   dataDir: string;
+  /** The server's identity module (commands' context, verifier, mailer, settled()). */
+  identity: Identity;
   request(method: string, path: string, options?: TRequestOptions): Promise<TTestResponse>;
   close(): Promise<void>;
 };
@@ -43,7 +46,15 @@ export type TTestServerOptions = {
   env?: Record<string, string>;
   /** Extra routes for probing shared HTTP behaviour (validation, body limits) before any feature has them. */
   routes?: (app: FastifyInstance) => void | Promise<void>;
+  /** Probe routes inside /api/v1 behind the authenticate hook (request.principal is set). */
+  securedRoutes?: (secured: FastifyInstance) => void | Promise<void>;
 };
+
+/**
+ * Every test comes from 127.0.0.1, so the per-IP limits would trip across unrelated tests of a file;
+ * tests of those limits set them low again through `env`.
+ */
+const TEST_DEFAULT_ENV = { AUTH_RATE_LIMIT_PER_MINUTE: '100000', AUTH_MAX_FAILURES_PER_IP: '100000' };
 
 export async function startTestServer(options: TTestServerOptions = {}): Promise<TTestServer> {
   const env = options.env ?? {};
@@ -59,11 +70,18 @@ export async function startTestServer(options: TTestServerOptions = {}): Promise
     PORT: '0',
     DATA_DIR: dataDir,
     WEB_DIST_DIR: webDir,
+    ...TEST_DEFAULT_ENV,
     ...env,
   });
   const database = await createTestDatabase();
   const blobs = new LocalDiskBlobStore(path.join(dataDir, 'files'));
-  const app = await buildApp({ config, database, blobs, beforeReady: options.routes });
+  const app = await buildApp({
+    config,
+    database,
+    blobs,
+    beforeReady: options.routes,
+    beforeReadySecured: options.securedRoutes,
+  });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
 
   async function request(
@@ -95,6 +113,7 @@ export async function startTestServer(options: TTestServerOptions = {}): Promise
     database,
     db: database.db,
     dataDir,
+    identity: app.identity,
     request,
     async close() {
       await app.close();

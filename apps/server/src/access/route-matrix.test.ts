@@ -1,0 +1,126 @@
+// Walks the OpenAPI document, so every route that exists is covered without being listed by hand:
+// - a secured route (security: bearerAuth) answers 401 without a token;
+// - every /api/v1 route outside /api/v1/auth is secured;
+// - a secured route addressing a record answers 404 to callers of every role from another
+//   organisation, and the record is unchanged afterwards.
+// A new route with path parameters must add a fixture below, or this test fails and says so.
+import { ROLES, type TRole } from '@ris/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as t from '../db/schema/index.ts';
+import { buildFacility, buildOrganisation, buildUser, TEST_PASSWORD } from '../test/factories.ts';
+import { startTestServer, type TTestServer } from '../test/test-server.ts';
+
+type TOperation = { security?: unknown[] };
+type TDocument = { paths: Record<string, Record<string, TOperation>> };
+type TRoute = { method: string; path: string; secured: boolean };
+
+let server: TTestServer;
+let routes: TRoute[];
+let fixtures: Record<string, Record<string, string>>;
+const outsiderTokens = new Map<TRole, string>();
+
+async function signIn(email: string): Promise<string> {
+  const response = await server.request('POST', '/api/v1/auth/sign-in', {
+    body: { email, password: TEST_PASSWORD },
+  });
+  expect(response.status, response.text).toBe(200);
+  return (response.json as { id_token: string }).id_token;
+}
+
+function fill(path: string, values: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(values[name] ?? `missing-${name}`),
+  );
+}
+
+async function snapshot(): Promise<string> {
+  const [users, organisations, facilities] = await Promise.all([
+    server.db.select().from(t.users),
+    server.db.select().from(t.organisations),
+    server.db.select().from(t.facilities),
+  ]);
+  return JSON.stringify({ users, organisations, facilities });
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const document = (await server.request('GET', '/api/v1/openapi.json')).json as TDocument;
+  routes = Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.entries(operations).map(([method, operation]) => ({
+      method: method.toUpperCase(),
+      path,
+      secured: Array.isArray(operation.security) && operation.security.length > 0,
+    })),
+  );
+
+  // Organisation A owns the records; organisation B has one caller of every role.
+  const db = server.db;
+  const organisationA = await buildOrganisation(db);
+  const facilityA = await buildFacility(db, { organisationId: organisationA.id });
+  const userA = await buildUser(db, { role: 'RADIOLOGIST', facilities: [facilityA] });
+  const facilityB = await buildFacility(db);
+  for (const role of ROLES) {
+    const user = await buildUser(db, {
+      role,
+      organisationId: facilityB.organisationId,
+      facilities: role === 'ADMIN' || role === 'REFERRING_PHYSICIAN' ? [] : [facilityB],
+    });
+    outsiderTokens.set(role, await signIn(user.email));
+  }
+  fixtures = {
+    '/api/v1/user/{id}': { id: userA.id },
+    '/api/v1/user/email/{email}': { email: userA.email },
+    '/api/v1/user/details/{id}': { id: userA.id },
+    '/api/v1/user/organisation/details/{id}': { id: organisationA.id },
+  };
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('route × role matrix', () => {
+  it('finds the routes in the OpenAPI document', () => {
+    expect(routes.length).toBeGreaterThan(5);
+    expect(routes.filter((route) => route.secured).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('secures every /api/v1 route outside /api/v1/auth', () => {
+    const open = routes.filter(
+      (route) =>
+        route.path.startsWith('/api/v1/') && !route.path.startsWith('/api/v1/auth/') && !route.secured,
+    );
+    expect(open.map((route) => `${route.method} ${route.path}`)).toEqual([]);
+  });
+
+  it('answers 401 without a token on every secured route', async () => {
+    for (const route of routes.filter((r) => r.secured)) {
+      const path = fill(route.path, fixtures[route.path] ?? {});
+      const response = await server.request(route.method, path, route.method === 'GET' ? {} : { body: {} });
+      expect(response.status, `${route.method} ${route.path}`).toBe(401);
+      expect(response.json, `${route.method} ${route.path}`).toMatchObject({
+        error: { code: expect.any(String) },
+      });
+    }
+  });
+
+  it('has a fixture for every secured route with path parameters', () => {
+    const missing = routes
+      .filter((route) => route.secured && route.path.includes('{') && !fixtures[route.path])
+      .map((route) => `${route.method} ${route.path}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('answers 404 to every role of another organisation and changes nothing', async () => {
+    const before = await snapshot();
+    for (const route of routes.filter((r) => r.secured && r.path.includes('{'))) {
+      for (const [role, token] of outsiderTokens) {
+        const response = await server.request(route.method, fill(route.path, fixtures[route.path] ?? {}), {
+          token,
+          ...(route.method === 'GET' ? {} : { body: {} }),
+        });
+        expect(response.status, `${role} ${route.method} ${route.path}`).toBe(404);
+      }
+    }
+    expect(await snapshot()).toBe(before);
+  });
+});

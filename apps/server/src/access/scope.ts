@@ -1,0 +1,67 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { TPrincipal } from '../auth/principal.ts';
+import type { TDbOrTx } from '../db/client.ts';
+import { facilities, userFacilities } from '../db/schema/index.ts';
+import { AppError } from '../http/app-error.ts';
+
+/**
+ * What a caller may see, resolved from the database on each request (so a change of assignment
+ * applies at once): the organisation, and the facilities within it. Every query of a scoped record
+ * filters by these in SQL; a record outside them answers 404.
+ */
+export type TScope = {
+  principal: TPrincipal;
+  organisationId: string;
+  /** True for admins: every facility of the organisation, including ones added later. */
+  allFacilities: boolean;
+  /** The facilities the caller works in (for admins: every facility of the organisation). */
+  facilityIds: string[];
+};
+
+/** The facilities a user is assigned to (user_facilities), within their organisation. */
+export async function assignedFacilityIds(
+  db: TDbOrTx,
+  userId: string,
+  organisationId: string,
+): Promise<string[]> {
+  const rows = await db
+    .select({ id: userFacilities.facilityId })
+    .from(userFacilities)
+    .innerJoin(facilities, eq(facilities.id, userFacilities.facilityId))
+    .where(and(eq(userFacilities.userId, userId), eq(facilities.organisationId, organisationId)));
+  return rows.map((row) => row.id);
+}
+
+/** Resolves the caller's scope. A user without an organisation or role has none (403). */
+export async function loadScope(db: TDbOrTx, principal: TPrincipal): Promise<TScope> {
+  const organisationId = principal.organisationId;
+  if (!organisationId || !principal.role) {
+    throw new AppError('FORBIDDEN', 'The user is not assigned to any organisation');
+  }
+  if (principal.role === 'ADMIN') {
+    const rows = await db
+      .select({ id: facilities.id })
+      .from(facilities)
+      .where(eq(facilities.organisationId, organisationId));
+    return { principal, organisationId, allFacilities: true, facilityIds: rows.map((row) => row.id) };
+  }
+  return {
+    principal,
+    organisationId,
+    allFacilities: false,
+    facilityIds: await assignedFacilityIds(db, principal.userId, organisationId),
+  };
+}
+
+/** True when the scope covers at least one of the given facilities. */
+export function scopeCoversAny(scope: TScope, facilityIds: readonly string[]): boolean {
+  return scope.allFacilities || facilityIds.some((id) => scope.facilityIds.includes(id));
+}
+
+/** SQL condition: the facility column is one of the caller's facilities (false for an empty scope). */
+export function inScopeFacilities(scope: TScope, column: Parameters<typeof inArray>[0]) {
+  return inArray(
+    column,
+    scope.facilityIds.length > 0 ? scope.facilityIds : ['00000000-0000-0000-0000-000000000000'],
+  );
+}
