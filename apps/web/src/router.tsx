@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppLayout } from './components/layout/app-layout.tsx';
 import { ForgotPasswordPage } from './features/auth/forgot-password-page.tsx';
@@ -16,12 +17,19 @@ import { ReportingPage } from './features/reporting/reporting-page.tsx';
 import { SupportPage } from './features/support/support-page.tsx';
 import { TemplatePage } from './features/templates/template-page.tsx';
 import { WorklistPage } from './features/worklist/worklist-page.tsx';
-import { PATHS } from './paths.ts';
+import { PATHS, allowedRolesFor } from './paths.ts';
+
+/** A screen of the layout; a path listed in ROUTE_ALLOWED_ROLES gets its own role guard. */
+function screen(path: string, element: ReactNode): RouteObject {
+  const allowedRoles = allowedRolesFor(path);
+  if (!allowedRoles) return { path, element };
+  return { element: <RouteGuard allowedRoles={allowedRoles} />, children: [{ path, element }] };
+}
 
 /**
  * The routes of spec §2. Authenticated screens sit under the guard and the common layout; a screen
  * that throws is replaced by the error page inside the layout, so the navigation stays usable.
- * To restrict a screen to roles, wrap it in its own `<RouteGuard allowedRoles={[…]} />` route.
+ * Which roles may open which screen is decided in one place: ROUTE_ALLOWED_ROLES (paths.ts).
  */
 export const routes: RouteObject[] = [
   {
@@ -40,15 +48,15 @@ export const routes: RouteObject[] = [
                 errorElement: <RouteErrorPage />,
                 children: [
                   { index: true, element: <HomePage /> },
-                  { path: PATHS.worklist, element: <WorklistPage /> },
-                  { path: PATHS.orders, element: <OrdersPage /> },
-                  { path: PATHS.worklistItem, element: <ReportingPage /> },
-                  { path: PATHS.reportFinder, element: <ReportFinderPage /> },
-                  { path: PATHS.organisation, element: <OrganisationPage /> },
-                  { path: PATHS.profile, element: <ProfilePage /> },
-                  { path: PATHS.support, element: <SupportPage /> },
-                  { path: PATHS.template, element: <TemplatePage /> },
-                  { path: PATHS.macro, element: <MacroPage /> },
+                  screen(PATHS.worklist, <WorklistPage />),
+                  screen(PATHS.orders, <OrdersPage />),
+                  screen(PATHS.worklistItem, <ReportingPage />),
+                  screen(PATHS.reportFinder, <ReportFinderPage />),
+                  screen(PATHS.organisation, <OrganisationPage />),
+                  screen(PATHS.profile, <ProfilePage />),
+                  screen(PATHS.support, <SupportPage />),
+                  screen(PATHS.template, <TemplatePage />),
+                  screen(PATHS.macro, <MacroPage />),
                 ],
               },
             ],

@@ -73,3 +73,36 @@ export function errorMessage(error: unknown, fallback: string): string {
   if (isApiError(error) && error.serverMessage) return error.serverMessage;
   return fallback;
 }
+
+/** Code of a 400 whose `details.fields` names each invalid field. */
+export const VALIDATION_FAILED_CODE = 'VALIDATION_FAILED';
+
+/** Field name → message, one entry per field (the first message wins). */
+export type FieldErrors = Readonly<Record<string, string>>;
+
+function fieldName(path: string): string {
+  // The server may name a field by its path ('body.email', '/email'); forms know it by its last part.
+  const parts = path.split(/[./]/).filter(Boolean);
+  return parts[parts.length - 1] ?? path;
+}
+
+/**
+ * The inline errors of a VALIDATION_FAILED answer (`details.fields: [{ field, message }]`); empty for
+ * any other error or a body of another shape.
+ */
+export function validationFieldErrors(error: unknown): FieldErrors {
+  if (!isApiError(error) || error.code !== VALIDATION_FAILED_CODE) return {};
+  const details = error.details;
+  if (typeof details !== 'object' || details === null || !('fields' in details)) return {};
+  const { fields } = details;
+  if (!Array.isArray(fields)) return {};
+  const result: Record<string, string> = {};
+  for (const entry of fields as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { field, message } = entry as { field?: unknown; message?: unknown };
+    if (typeof field !== 'string' || typeof message !== 'string') continue;
+    const name = fieldName(field);
+    result[name] ??= message;
+  }
+  return result;
+}

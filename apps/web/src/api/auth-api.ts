@@ -1,90 +1,69 @@
-import { ROLES, type TRole } from '@ris/domain';
-import type { TAuthUser } from '../stores/auth-store.ts';
+import {
+  ZAuthConfig,
+  ZNeutralResponse,
+  ZPasswordPolicy,
+  ZSessionResponse,
+  ZUser,
+  ZUserDetails,
+  type TAuthConfig,
+  type TPasswordPolicy,
+  type TSessionResponse,
+  type TSignInRequest,
+  type TSignUpRequest,
+  type TUser,
+  type TUserDetails,
+} from '@ris/domain';
 import type { HttpClient } from './http.ts';
 
-export interface TSignInRequest {
+export type { TSessionResponse, TSignInRequest, TSignUpRequest };
+
+export interface TEmailRequest {
   email: string;
+}
+
+export interface TPasswordResetConfirmRequest {
+  token: string;
   password: string;
 }
 
-export interface TSignInResponse {
-  id_token: string;
-  refresh_token: string;
-  /** Seconds until id_token expires. */
-  expires_in: number;
-  user: TAuthUser;
+export interface TNeutralResponse {
+  message: string;
 }
 
-export interface TSignUpRequest {
-  first_name: string;
-  last_name: string;
-  email: string;
-  password: string;
-}
+const parseSession = (data: unknown): TSessionResponse => ZSessionResponse.parse(data);
+const parseNeutral = (data: unknown): TNeutralResponse => ZNeutralResponse.parse(data);
 
-export interface TPasswordResetRequest {
-  email: string;
-}
-
-/** Thrown when a success response does not have the shape the client relies on. */
-export class UnexpectedResponseError extends Error {
-  constructor(what: string) {
-    super(`Unexpected response: ${what}`);
-    this.name = 'UnexpectedResponseError';
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
-function optionalString(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
-function isRole(value: unknown): value is TRole {
-  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
-}
-
-/** Reads a user record of the API; unknown fields are ignored, a missing id or e-mail is an error. */
-export function parseAuthUser(data: unknown): TAuthUser {
-  if (!isRecord(data) || typeof data.id !== 'string' || typeof data.email !== 'string') {
-    throw new UnexpectedResponseError('user without id or email');
-  }
-  return {
-    id: data.id,
-    email: data.email,
-    role: isRole(data.role) ? data.role : null,
-    first_name: optionalString(data.first_name),
-    last_name: optionalString(data.last_name),
-    display_name: optionalString(data.display_name),
-    organisation_fk: optionalString(data.organisation_fk),
-    facility_fks: Array.isArray(data.facility_fks)
-      ? data.facility_fks.filter((id): id is string => typeof id === 'string')
-      : [],
-  };
-}
-
-export function parseSignInResponse(data: unknown): TSignInResponse {
-  if (!isRecord(data) || typeof data.id_token !== 'string' || data.id_token === '') {
-    throw new UnexpectedResponseError('sign-in without id_token');
-  }
-  return {
-    id_token: data.id_token,
-    refresh_token: typeof data.refresh_token === 'string' ? data.refresh_token : '',
-    expires_in: typeof data.expires_in === 'number' ? data.expires_in : 0,
-    user: parseAuthUser(data.user),
-  };
-}
-
-/** Identity and user calls used by sign-in, sign-up, password reset and session verification. */
+/**
+ * Identity calls (/auth/*) and the user calls of the verification sequence. The refresh token never
+ * passes through JavaScript: the server keeps it in an httpOnly cookie scoped to /api/v1/auth.
+ */
 export function createAuthApi(http: HttpClient) {
   return {
-    signIn: (body: TSignInRequest) => http.post('/auth/sign-in', body, { parse: parseSignInResponse }),
-    signUp: (body: TSignUpRequest) => http.post('/auth/sign-up', body),
-    requestPasswordReset: (body: TPasswordResetRequest) => http.post('/auth/password-reset/request', body),
-    fetchUserByEmail: (email: string) =>
-      http.get(`/user/email/${encodeURIComponent(email)}`, { parse: parseAuthUser }),
+    signIn: (body: TSignInRequest) => http.post('/auth/sign-in', body, { auth: 'none', parse: parseSession }),
+    /**
+     * Rotates the refresh cookie; 401 when the session is gone or revoked. The body is an empty object
+     * (the token is in the cookie): the server's schema wants a JSON object, even an empty one.
+     */
+    refresh: () => http.post('/auth/refresh', {}, { auth: 'none', parse: parseSession }),
+    signOut: (signal?: AbortSignal) => http.post('/auth/sign-out', {}, { auth: 'token', signal }),
+    signOutAll: () => http.post('/auth/sign-out-all', {}, { auth: 'token' }),
+    signUp: (body: TSignUpRequest) => http.post('/auth/sign-up', body, { auth: 'none' }),
+    requestPasswordReset: (body: TEmailRequest) =>
+      http.post('/auth/password-reset/request', body, { auth: 'none', parse: parseNeutral }),
+    confirmPasswordReset: (body: TPasswordResetConfirmRequest) =>
+      http.post('/auth/password-reset/confirm', body, { auth: 'none' }),
+    requestEmailLink: (body: TEmailRequest) =>
+      http.post('/auth/email-link/request', body, { auth: 'none', parse: parseNeutral }),
+    signInWithEmailLink: (token: string) =>
+      http.post('/auth/email-link/sign-in', { token }, { auth: 'none', parse: parseSession }),
+    passwordPolicy: (): Promise<TPasswordPolicy> =>
+      http.get('/auth/password-policy', { auth: 'none', parse: (data) => ZPasswordPolicy.parse(data) }),
+    config: (): Promise<TAuthConfig> =>
+      http.get('/auth/config', { auth: 'none', parse: (data) => ZAuthConfig.parse(data) }),
+    fetchUserByEmail: (email: string): Promise<TUser> =>
+      http.get(`/user/email/${encodeURIComponent(email)}`, { parse: (data) => ZUser.parse(data) }),
+    fetchUserDetails: (id: string): Promise<TUserDetails> =>
+      http.get(`/user/details/${encodeURIComponent(id)}`, { parse: (data) => ZUserDetails.parse(data) }),
   };
 }
 

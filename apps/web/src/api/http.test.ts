@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, NETWORK_ERROR_CODE, errorMessage } from './api-error.ts';
+import { ApiError, NETWORK_ERROR_CODE, errorMessage, validationFieldErrors } from './api-error.ts';
 import { createHttpClient, type FetchLike } from './http.ts';
+import { SESSION_ENDING_CODES } from './session-errors.ts';
 
 interface Call {
   url: string;
@@ -141,5 +142,109 @@ describe('errorMessage', () => {
     expect(errorMessage(new ApiError({ status: 500 }), 'Failed to fetch user')).toBe('Failed to fetch user');
     expect(errorMessage(new Error('boom'), 'Failed to fetch user')).toBe('Failed to fetch user');
     expect(errorMessage(undefined, 'Failed to fetch user')).toBe('Failed to fetch user');
+  });
+});
+
+describe('session hooks', () => {
+  function sessionClient(answers: (() => Response)[], renewed: string | null = 'token-2') {
+    let token = 'token-1';
+    const ended: (string | undefined)[] = [];
+    const renewals: string[] = [];
+    const { fetch, calls } = fakeFetch(() => {
+      const next = answers.shift();
+      if (!next) throw new Error('no more answers');
+      return next();
+    });
+    const client = createHttpClient({
+      fetch,
+      getToken: () => token,
+      session: {
+        renewToken: async (rejected) => {
+          renewals.push(rejected);
+          if (renewed) token = renewed;
+          return renewed;
+        },
+        onSessionEnded: (error) => void ended.push(error.code),
+      },
+    });
+    return { client, calls, ended, renewals };
+  }
+  const expired = () => json(401, { error: { code: 'auth/id-token-expired', message: 'Token expired' } });
+
+  it('renews an expired token once and retries the call with the new one', async () => {
+    const { client, calls, ended, renewals } = sessionClient([expired, () => json(200, { ok: true })]);
+    expect(await client.post('/worklist/report', { a: 1 })).toEqual({ ok: true });
+    expect(renewals).toEqual(['token-1']);
+    expect(calls.map((c) => new Headers(c.init.headers).get('Authorization'))).toEqual([
+      'Bearer token-1',
+      'Bearer token-2',
+    ]);
+    expect(calls[1]?.init.body).toBe('{"a":1}');
+    expect(ended).toEqual([]);
+  });
+
+  it('ends the session when the token is still expired after renewal, or cannot be renewed', async () => {
+    const again = sessionClient([expired, expired]);
+    expect((await rejection(again.client.get('/worklist'))).code).toBe('auth/id-token-expired');
+    expect(again.ended).toEqual(['auth/id-token-expired']);
+
+    const none = sessionClient([expired], null);
+    expect((await rejection(none.client.get('/worklist'))).status).toBe(401);
+    expect(none.calls).toHaveLength(1);
+    expect(none.ended).toEqual(['auth/id-token-expired']);
+  });
+
+  it('ends the session at once on a disabled user or a revoked token', async () => {
+    for (const code of ['auth/user-disabled', 'auth/id-token-revoked']) {
+      const { client, ended, renewals } = sessionClient([() => json(401, { error: { code, message: 'x' } })]);
+      await rejection(client.get('/worklist'));
+      expect(ended).toEqual([code]);
+      expect(renewals).toEqual([]);
+    }
+  });
+
+  it('leaves calls without the session alone (sign-in failures are login errors)', async () => {
+    const { client, ended, renewals, calls } = sessionClient([
+      () => json(401, { error: { code: 'auth/user-disabled', message: 'x' } }),
+    ]);
+    await rejection(client.post('/auth/sign-in', {}, { auth: 'none' }));
+    expect(new Headers(calls[0]?.init.headers).has('Authorization')).toBe(false);
+    expect(ended).toEqual([]);
+    expect(renewals).toEqual([]);
+  });
+});
+
+describe('validationFieldErrors', () => {
+  it('maps details.fields to field names, first message first', () => {
+    const error = new ApiError({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      details: {
+        fields: [
+          { field: 'body.email', message: 'Enter a valid e-mail address' },
+          { field: 'email', message: 'second' },
+          { field: 'password', message: 'Too short' },
+          { nonsense: true },
+        ],
+      },
+    });
+    expect(validationFieldErrors(error)).toEqual({
+      email: 'Enter a valid e-mail address',
+      password: 'Too short',
+    });
+    expect(
+      validationFieldErrors(new ApiError({ status: 400, code: 'OTHER', details: error.details })),
+    ).toEqual({});
+    expect(validationFieldErrors(new Error('x'))).toEqual({});
+  });
+});
+
+describe('session-ending codes', () => {
+  it('end at once on a disabled user, a revoked token or a dead refresh token; an expired token is renewed first', () => {
+    expect(SESSION_ENDING_CODES).toEqual([
+      'auth/user-disabled',
+      'auth/id-token-revoked',
+      'auth/invalid-refresh-token',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
-import { apiErrorFromResponse, networkError } from './api-error.ts';
+import { apiErrorFromResponse, networkError, type ApiError } from './api-error.ts';
 import { buildQueryString, type QueryParams } from './query-string.ts';
+import { endsIdentitySession, isRenewableTokenError } from './session-errors.ts';
 
 /** Every API path of the specification lives under this base, on the page's own origin. */
 export const API_BASE_PATH = '/api/v1';
@@ -15,7 +16,25 @@ export interface HttpClientOptions {
   fetch?: FetchLike;
   /** Current identity token, sent as `Authorization: Bearer …` when present. */
   getToken?: () => string | null | undefined;
+  /** How calls made with the session's token recover from, or report, an auth failure. */
+  session?: SessionHooks;
 }
+
+export interface SessionHooks {
+  /**
+   * Called once per call after a 401 saying the token expired: resolves the token to retry with,
+   * or null when no fresh token could be had.
+   */
+  renewToken: (rejectedToken: string) => Promise<string | null>;
+  /** Called when an authenticated call failed in a way that ends the identity session. */
+  onSessionEnded: (error: ApiError) => void;
+}
+
+/**
+ * `session` (default): bearer token, renewed and retried once when expired, session-ending errors
+ * reported; `token`: bearer token only (sign-out); `none`: no token (sign-in, refresh, sign-up).
+ */
+export type AuthMode = 'session' | 'token' | 'none';
 
 export interface RequestOptions<T> {
   query?: QueryParams;
@@ -25,6 +44,7 @@ export interface RequestOptions<T> {
   signal?: AbortSignal;
   /** Validates the JSON response (e.g. a domain zod schema's `parse`); without it the body is trusted. */
   parse?: (data: unknown) => T;
+  auth?: AuthMode;
 }
 
 export interface HttpClient {
@@ -63,15 +83,15 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const baseUrl = options.baseUrl ?? API_BASE_PATH;
   const doFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
 
-  async function send(
+  async function sendOnce(
     method: HttpMethod,
     path: string,
     request: Omit<RequestOptions<unknown>, 'parse'>,
     accept: string,
+    token: string | null | undefined,
   ): Promise<Response> {
     const headers = new Headers(request.headers);
     if (!headers.has('Accept')) headers.set('Accept', accept);
-    const token = options.getToken?.();
     if (token) headers.set('Authorization', `Bearer ${token}`);
 
     let body: BodyInit | undefined;
@@ -82,9 +102,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       body = JSON.stringify(request.body);
     }
 
-    let response: Response;
     try {
-      response = await doFetch(joinUrl(baseUrl, path, request.query), {
+      return await doFetch(joinUrl(baseUrl, path, request.query), {
         method,
         headers,
         body,
@@ -95,8 +114,36 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       if (isAbort(error)) throw error;
       throw networkError(error);
     }
-    if (!response.ok) throw await apiErrorFromResponse(response);
-    return response;
+  }
+
+  async function send(
+    method: HttpMethod,
+    path: string,
+    request: Omit<RequestOptions<unknown>, 'parse'>,
+    accept: string,
+  ): Promise<Response> {
+    const mode = request.auth ?? 'session';
+    const token = mode === 'none' ? null : options.getToken?.();
+    const response = await sendOnce(method, path, request, accept, token);
+    if (response.ok) return response;
+    const error = await apiErrorFromResponse(response);
+    const hooks = options.session;
+    if (mode !== 'session' || !token || !hooks) throw error;
+
+    if (isRenewableTokenError(error)) {
+      const fresh = await hooks.renewToken(token).catch(() => null);
+      if (!fresh) {
+        hooks.onSessionEnded(error);
+        throw error;
+      }
+      const retried = await sendOnce(method, path, request, accept, fresh);
+      if (retried.ok) return retried;
+      const retryError = await apiErrorFromResponse(retried);
+      if (endsIdentitySession(retryError, true)) hooks.onSessionEnded(retryError);
+      throw retryError;
+    }
+    if (endsIdentitySession(error, false)) hooks.onSessionEnded(error);
+    throw error;
   }
 
   async function request<T>(method: HttpMethod, path: string, opts: RequestOptions<T> = {}): Promise<T> {

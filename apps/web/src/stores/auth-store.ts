@@ -1,19 +1,14 @@
 import { createStore, useStore } from 'zustand';
-import { createJSONStorage, persist, type StateStorage } from 'zustand/middleware';
-import type { TRole } from '@ris/domain';
-import { STORAGE_KEYS, sessionOrMemoryStorage } from './session-storage.ts';
+import type { TFacility, TUser, TUserDetails } from '@ris/domain';
 
-/** The signed-in user as the web app needs it (wire names of the specification). */
-export interface TAuthUser {
-  id: string;
-  email: string;
-  role: TRole | null;
-  first_name?: string | null;
-  last_name?: string | null;
-  display_name?: string | null;
-  organisation_fk?: string | null;
-  facility_fks?: string[];
-}
+/** The signed-in user (GET /user/email/{email}, wire names of the specification). */
+export type TAuthUser = TUser;
+
+/** The details of the user's role (GET /user/details/{id}). */
+export type TRoleDetails = Pick<
+  TUserDetails,
+  'radiologist_details' | 'transcriptionist_details' | 'facility_details'
+>;
 
 /** The flags of the specification that keep the route guard on its loading screen. */
 export interface AuthFlags {
@@ -25,26 +20,24 @@ export interface AuthFlags {
 
 export type AuthFlag = keyof AuthFlags;
 
-export interface AuthSessionData {
+/** What a verified sign-in leaves in the store. */
+export interface VerifiedUser {
   user: TAuthUser;
-  idToken: string;
-  refreshToken: string | null;
-  /** Epoch milliseconds at which the ID token expires. */
-  expiresAt: number | null;
+  roleDetails: TRoleDetails;
+  /** The facilities the user may work in (every facility of the organisation for an admin). */
+  facilities: TFacility[];
 }
 
 export interface AuthData extends AuthFlags {
   user: TAuthUser | null;
-  idToken: string | null;
-  refreshToken: string | null;
-  expiresAt: number | null;
+  roleDetails: TRoleDetails | null;
+  facilities: TFacility[];
 }
 
 export interface AuthActions {
   setFlag: (flag: AuthFlag, value: boolean) => void;
-  setSession: (session: AuthSessionData) => void;
-  setUser: (user: TAuthUser) => void;
-  /** Forgets the user and tokens; no flag stays raised, initialisation counts as finished. */
+  setVerifiedUser: (verified: VerifiedUser) => void;
+  /** Forgets the user; no flag stays raised, initialisation counts as finished. */
   clear: () => void;
 }
 
@@ -56,9 +49,8 @@ const SIGNED_OUT: AuthData = {
   fetchUserByEmailInflight: false,
   verifyUserInflight: false,
   user: null,
-  idToken: null,
-  refreshToken: null,
-  expiresAt: null,
+  roleDetails: null,
+  facilities: [],
 };
 
 /** True while the guard must wait: initialising, or a login / user fetch / verification in flight. */
@@ -71,32 +63,18 @@ export function isAuthBusy(flags: AuthFlags): boolean {
   );
 }
 
-/** The auth store; only the session (user and tokens) is persisted, never the in-flight flags. */
-export function createAuthStore(storage: StateStorage = sessionOrMemoryStorage()) {
-  return createStore<AuthState>()(
-    persist(
-      (set) => ({
-        ...SIGNED_OUT,
-        isAuthInitializing: true,
-        setFlag: (flag, value) => set({ [flag]: value }),
-        setSession: ({ user, idToken, refreshToken, expiresAt }) =>
-          set({ user, idToken, refreshToken, expiresAt }),
-        setUser: (user) => set({ user }),
-        clear: () => set(SIGNED_OUT),
-      }),
-      {
-        name: STORAGE_KEYS.auth,
-        version: 1,
-        storage: createJSONStorage(() => storage),
-        partialize: ({ user, idToken, refreshToken, expiresAt }) => ({
-          user,
-          idToken,
-          refreshToken,
-          expiresAt,
-        }),
-      },
-    ),
-  );
+/**
+ * The auth store. Nothing of it is persisted: the ID token lives only in the token refresher's
+ * memory, and a reload restores the session from the httpOnly refresh cookie (POST /auth/refresh).
+ */
+export function createAuthStore() {
+  return createStore<AuthState>()((set) => ({
+    ...SIGNED_OUT,
+    isAuthInitializing: true,
+    setFlag: (flag, value) => set({ [flag]: value }),
+    setVerifiedUser: ({ user, roleDetails, facilities }) => set({ user, roleDetails, facilities }),
+    clear: () => set(SIGNED_OUT),
+  }));
 }
 
 export type AuthStore = ReturnType<typeof createAuthStore>;

@@ -1,7 +1,7 @@
 import type { StateStorage } from 'zustand/middleware';
 
 /** Keys under which the stores persist themselves in sessionStorage. */
-export const STORAGE_KEYS = { auth: 'ris-auth', settings: 'ris-settings' } as const;
+export const STORAGE_KEYS = { settings: 'ris-settings' } as const;
 
 /** A Storage-like map in memory; what the stores use where sessionStorage does not exist (Node, tests). */
 export interface MemoryStorage extends StateStorage {

@@ -1,7 +1,9 @@
 import { LogOut } from 'lucide-react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { label } from '@ris/domain';
 import { Button } from '../ui/button.tsx';
+import { Spinner } from '../ui/spinner.tsx';
 import { useAuth, type TAuthUser } from '../../stores/auth-store.ts';
 import { authSession } from '../../features/auth/session.ts';
 import { PATHS } from '../../paths.ts';
@@ -22,12 +24,14 @@ function initials(user: TAuthUser, name: string): string {
 /** Top bar: product name, the signed-in user, theme toggle and sign-out. */
 export function AppHeader() {
   const navigate = useNavigate();
+  const [signingOut, setSigningOut] = useState(false);
   const user = useAuth((state) => state.user);
   const name =
     user?.display_name || [user?.first_name, user?.last_name].filter(Boolean).join(' ') || user?.email || '';
 
-  function signOut(): void {
-    authSession.logout();
+  async function signOut(): Promise<void> {
+    setSigningOut(true);
+    await authSession.logout();
     void navigate(PATHS.login, { replace: true });
   }
 
@@ -50,8 +54,8 @@ export function AppHeader() {
           </div>
         ) : null}
         <ThemeToggle />
-        <Button variant="ghost" size="md" onClick={signOut}>
-          <LogOut aria-hidden="true" className="size-4" />
+        <Button variant="ghost" size="md" onClick={() => void signOut()} disabled={signingOut}>
+          {signingOut ? <Spinner /> : <LogOut aria-hidden="true" className="size-4" />}
           Sign out
         </Button>
       </div>

@@ -1,12 +1,18 @@
 import { NavLink } from 'react-router';
+import { canOpen } from '../../features/auth/route-access.ts';
+import { useAuth } from '../../stores/auth-store.ts';
 import { cn } from '../ui/cn.ts';
 import { NAV_ITEMS } from './nav-items.ts';
 
-/** The left navigation; NavLink marks the current item with aria-current="page". */
+/**
+ * The left navigation, without the screens the user's role may not open; NavLink marks the current
+ * item with aria-current="page".
+ */
 export function SidebarNav() {
+  const role = useAuth((state) => state.user?.role);
   return (
     <nav aria-label="Main" className="flex flex-col gap-0.5 p-2">
-      {NAV_ITEMS.map(({ label, to, icon: Icon, end }) => (
+      {NAV_ITEMS.filter((item) => canOpen(item.to, role)).map(({ label, to, icon: Icon, end }) => (
         <NavLink
           key={to}
           to={to}

@@ -13,8 +13,9 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   label: string;
   /** Extra content on the label's line, right-aligned (e.g. a 'Forgot password?' link). */
   labelAside?: ReactNode;
-  hint?: string;
-  error?: string;
+  /** Help under the input (text or a short list, e.g. the password rules); stays visible with an error. */
+  hint?: ReactNode;
+  error?: string | undefined;
 }
 
 /** A labelled input: <label for>, hint and error wired through aria-describedby. */
@@ -38,15 +39,15 @@ export function TextField({ label, labelAside, hint, error, className, ...input 
         aria-describedby={describedBy}
         {...input}
       />
-      {hint && !error ? (
-        <p id={hintId} className="text-xs text-fg-subtle">
-          {hint}
-        </p>
-      ) : null}
       {error ? (
-        <p id={errorId} className="text-xs text-danger">
+        <p id={errorId} className="text-xs font-medium text-danger">
           {error}
         </p>
+      ) : null}
+      {hint ? (
+        <div id={hintId} className="text-xs text-fg-subtle">
+          {hint}
+        </div>
       ) : null}
     </div>
   );

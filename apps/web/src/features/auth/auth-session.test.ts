@@ -1,137 +1,197 @@
 import { describe, expect, it } from 'vitest';
-import type { TToastKind } from '@ris/domain';
+import type { TSessionResponse, TToastKind } from '@ris/domain';
 import { ApiError } from '../../api/api-error.ts';
-import type { AuthApi, TSignInResponse } from '../../api/auth-api.ts';
-import { createAuthStore, isAuthBusy, type TAuthUser } from '../../stores/auth-store.ts';
-import { createMemoryStorage } from '../../stores/session-storage.ts';
-import { SIGN_IN_SUCCESS_MESSAGE, createAuthSession } from './auth-session.ts';
+import { createAuthStore, isAuthBusy } from '../../stores/auth-store.ts';
+import {
+  SESSION_ENDED_MESSAGE,
+  SIGN_IN_SUCCESS_MESSAGE,
+  createAuthSession,
+  type AuthSessionDeps,
+} from './auth-session.ts';
+import { createLocalLocks } from './cross-tab.ts';
+import { buildDetails, buildUser, createChannelHub, deferred, sessionResponse } from './test-support.ts';
+import { createTokenRefresher, type SessionMessage } from './token-refresher.ts';
 
-const USER: TAuthUser = {
-  id: 'u1',
-  email: 'rad@example.org',
-  role: 'RADIOLOGIST',
-  organisation_fk: 'org1',
-  facility_fks: ['f1'],
-};
+type Api = AuthSessionDeps['api'];
 
-type Api = Pick<AuthApi, 'signIn' | 'fetchUserByEmail'>;
-
-function setup(api: Partial<Api>, storage = createMemoryStorage()) {
+function setup(api: Partial<Api> & { refresh?: () => Promise<TSessionResponse> } = {}) {
   const toasts: string[] = [];
   const events: string[] = [];
-  const auth = createAuthStore(storage);
+  const auth = createAuthStore();
+  const refresher = createTokenRefresher({
+    refresh: api.refresh ?? (() => Promise.reject(new ApiError({ status: 401, code: 'UNAUTHENTICATED' }))),
+    locks: createLocalLocks(),
+    channel: createChannelHub<SessionMessage>().connect(),
+  });
+  const notUsed = (): Promise<never> => Promise.reject(new Error('not used'));
+  const full: Api = {
+    signIn: api.signIn ?? notUsed,
+    signInWithEmailLink: api.signInWithEmailLink ?? notUsed,
+    signOut: api.signOut ?? (() => (events.push('server-sign-out'), Promise.resolve(undefined))),
+    fetchUserByEmail: api.fetchUserByEmail ?? (() => Promise.resolve(buildUser())),
+    fetchUserDetails: api.fetchUserDetails ?? ((id) => Promise.resolve(buildDetails(buildUser({ id })))),
+  };
   const session = createAuthSession({
     auth,
-    api: {
-      signIn: api.signIn ?? (() => Promise.reject(new Error('not used'))),
-      fetchUserByEmail: api.fetchUserByEmail ?? (() => Promise.reject(new Error('not used'))),
-    },
+    api: full,
+    refresher,
     notify: (kind: TToastKind, message: string) => void toasts.push(`${kind}:${message}`),
-    onSignedIn: () => void events.push('signed-in'),
-    onLogout: () => void events.push('logout'),
-    now: () => 1_000,
+    onSignedIn: () => void events.push('tabs-cleared'),
+    clearAll: () => void events.push('storage-cleared'),
   });
-  return { auth, session, toasts, events, storage };
+  return { auth, session, refresher, toasts, events };
 }
 
-const signedIn = (user: TAuthUser = USER): TSignInResponse => ({
-  id_token: 'id-1',
-  refresh_token: 'refresh-1',
-  expires_in: 3600,
-  user,
-});
+const credentials = { email: 'radiologist@demo.test', password: 'demo-radiology' };
 
-describe('auth session', () => {
-  it('starts initialising and finishes at once without a stored session', async () => {
-    const { auth, session } = setup({});
-    expect(auth.getState().isAuthInitializing).toBe(true);
+describe('auth session: sign-in', () => {
+  it('keeps the guard loading until verified, then sets the user, clears tabs and toasts success', async () => {
+    const answer = deferred<TSessionResponse>();
+    const { auth, session, refresher, toasts, events } = setup({ signIn: () => answer.promise });
     await session.initialize();
-    expect(isAuthBusy(auth.getState())).toBe(false);
-    expect(auth.getState().user).toBeNull();
-  });
-
-  it('signs in: stores the session, raises the flag meanwhile, shows a success toast', async () => {
-    let resolve: (value: TSignInResponse) => void = () => undefined;
-    const { auth, session, toasts, events } = setup({
-      signIn: () => new Promise((r) => (resolve = r)),
-    });
-    const done = session.signIn({ email: USER.email, password: 'secret1' });
+    const done = session.signIn(credentials);
     expect(auth.getState().loginUserInflight).toBe(true);
-    resolve(signedIn());
-    expect(await done).toBe(true);
-    expect(auth.getState()).toMatchObject({
-      loginUserInflight: false,
-      idToken: 'id-1',
-      expiresAt: 3_601_000,
-    });
-    expect(auth.getState().user?.id).toBe('u1');
+    answer.resolve(sessionResponse('id-1'));
+    expect(await done).toEqual({ ok: true, fieldErrors: {} });
+    expect(isAuthBusy(auth.getState())).toBe(false);
+    expect(auth.getState().user?.email).toBe('radiologist@demo.test');
+    expect(auth.getState().facilities).toHaveLength(1);
+    expect(refresher.token()).toBe('id-1');
     expect(toasts).toEqual([`success:${SIGN_IN_SUCCESS_MESSAGE}`]);
-    expect(events).toEqual(['signed-in']);
+    expect(events).toEqual(['tabs-cleared']);
   });
 
-  it('maps sign-in failures to the login messages', async () => {
-    const cases: [unknown, string][] = [
-      [new ApiError({ status: 401, code: 'auth/wrong-password', serverMessage: 'x' }), 'Incorrect password'],
-      [new ApiError({ status: 404, code: 'NOT_FOUND', serverMessage: 'Route not found' }), 'Route not found'],
+  it('maps failures to the §8 login messages and hands back invalid fields', async () => {
+    const cases: [ApiError, string][] = [
+      [
+        new ApiError({ status: 401, code: 'auth/invalid-credential', serverMessage: 'x' }),
+        'Invalid username or password',
+      ],
+      [new ApiError({ status: 403, code: 'auth/user-disabled' }), 'This account has been disabled'],
+      [
+        new ApiError({ status: 429, code: 'auth/too-many-requests' }),
+        'Too many failed attempts. Please try again later',
+      ],
+      [new ApiError({ status: 401, code: 'auth/wrong-password' }), 'Incorrect password'],
+      [new ApiError({ status: 404, code: 'auth/user-not-found' }), 'No account found with this email'],
+      [new ApiError({ status: 400, code: 'auth/invalid-email' }), 'Invalid email address'],
       [new ApiError({ status: 502 }), 'Invalid username or password'],
       [new ApiError({ status: 0, code: 'NETWORK_ERROR' }), 'An error occurred during login'],
     ];
     for (const [error, message] of cases) {
       const { auth, session, toasts } = setup({ signIn: () => Promise.reject(error) });
-      expect(await session.signIn({ email: 'a@b.c', password: 'secret1' })).toBe(false);
+      expect((await session.signIn(credentials)).ok).toBe(false);
       expect(toasts).toEqual([`error:${message}`]);
       expect(auth.getState()).toMatchObject({ user: null, loginUserInflight: false });
     }
-  });
-
-  it('refuses a user without an organisation and warns a non-admin without facilities', async () => {
-    const orphan = setup({ signIn: () => Promise.resolve(signedIn({ ...USER, organisation_fk: null })) });
-    expect(await orphan.session.signIn({ email: USER.email, password: 'secret1' })).toBe(false);
-    expect(orphan.auth.getState().user).toBeNull();
-    expect(orphan.toasts).toEqual(['error:the user is not assigned to any organisation']);
-
-    const noFacilities = setup({ signIn: () => Promise.resolve(signedIn({ ...USER, facility_fks: [] })) });
-    expect(await noFacilities.session.signIn({ email: USER.email, password: 'secret1' })).toBe(true);
-    expect(noFacilities.toasts[0]).toBe('warning:No centers found');
-  });
-
-  it('re-verifies a stored session on start and refreshes the user', async () => {
-    const storage = createMemoryStorage();
-    await setup({ signIn: () => Promise.resolve(signedIn()) }, storage).session.signIn({
-      email: USER.email,
-      password: 'secret1',
+    const invalid = new ApiError({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      serverMessage: 'Invalid request',
+      details: { fields: [{ field: 'body.email', message: 'Enter a valid e-mail address' }] },
     });
-    const { auth, session } = setup(
-      { fetchUserByEmail: () => Promise.resolve({ ...USER, display_name: 'Dr Rad' }) },
-      storage,
-    );
-    expect(auth.getState().idToken).toBe('id-1');
+    const { session } = setup({ signIn: () => Promise.reject(invalid) });
+    expect(await session.signIn(credentials)).toEqual({
+      ok: false,
+      fieldErrors: { email: 'Enter a valid e-mail address' },
+    });
+  });
+
+  it('refuses a user without an organisation: signs out on the server and says why', async () => {
+    const orphan = buildUser({ organisation_fk: null });
+    const { auth, session, refresher, toasts, events } = setup({
+      signIn: () => Promise.resolve(sessionResponse('id-1', orphan)),
+      fetchUserByEmail: () => Promise.resolve(orphan),
+    });
+    expect((await session.signIn(credentials)).ok).toBe(false);
+    expect(auth.getState().user).toBeNull();
+    expect(refresher.token()).toBeNull();
+    expect(toasts).toEqual(['error:the user is not assigned to any organisation']);
+    expect(events).toEqual(['server-sign-out', 'storage-cleared']);
+  });
+
+  it('shows the no-centers warning after the success toast', async () => {
+    const user = buildUser({ facility_fks: [] });
+    const { toasts } = await (async () => {
+      const s = setup({
+        signIn: () => Promise.resolve(sessionResponse('id-1', user)),
+        fetchUserByEmail: () => Promise.resolve(user),
+        fetchUserDetails: () => Promise.resolve(buildDetails(user, [])),
+      });
+      await s.session.signIn(credentials);
+      return s;
+    })();
+    expect(toasts).toEqual([`success:${SIGN_IN_SUCCESS_MESSAGE}`, 'warning:No centers found']);
+  });
+});
+
+describe('auth session: start-up and sign-out', () => {
+  it('restores the session from the refresh cookie and verifies the user', async () => {
+    const { auth, session, refresher } = setup({ refresh: () => Promise.resolve(sessionResponse('id-r')) });
+    expect(auth.getState().isAuthInitializing).toBe(true);
     await session.initialize();
-    expect(auth.getState().user?.display_name).toBe('Dr Rad');
     expect(isAuthBusy(auth.getState())).toBe(false);
+    expect(auth.getState().user?.id).toBe(buildUser().id);
+    expect(refresher.token()).toBe('id-r');
   });
 
-  it('logs out when the stored user can no longer be fetched', async () => {
-    const storage = createMemoryStorage();
-    await setup({ signIn: () => Promise.resolve(signedIn()) }, storage).session.signIn({
-      email: USER.email,
-      password: 'secret1',
-    });
-    const { auth, session, toasts, events } = setup(
-      { fetchUserByEmail: () => Promise.reject(new ApiError({ status: 404 })) },
-      storage,
-    );
+  it('finishes quietly on the login page when there is no session', async () => {
+    const { auth, session, toasts, events } = setup();
     await session.initialize();
-    expect(auth.getState()).toMatchObject({ user: null, idToken: null, isAuthInitializing: false });
-    expect(toasts).toEqual(['error:User not found']);
-    expect(events).toEqual(['logout']);
+    expect(auth.getState()).toMatchObject({ user: null, isAuthInitializing: false });
+    expect(toasts).toEqual([]);
+    expect(events).toEqual([]);
   });
 
-  it('logout clears the user and tokens', async () => {
-    const { auth, session, events } = setup({ signIn: () => Promise.resolve(signedIn()) });
-    await session.signIn({ email: USER.email, password: 'secret1' });
-    session.logout();
-    expect(auth.getState()).toMatchObject({ user: null, idToken: null, refreshToken: null });
-    expect(events).toEqual(['signed-in', 'logout']);
+  it('signs out when the restored user can no longer be fetched', async () => {
+    const { auth, session, toasts, events } = setup({
+      refresh: () => Promise.resolve(sessionResponse('id-r')),
+      fetchUserByEmail: () => Promise.reject(new ApiError({ status: 404 })),
+    });
+    await session.initialize();
+    expect(auth.getState()).toMatchObject({ user: null, isAuthInitializing: false });
+    expect(toasts).toEqual(['error:User not found']);
+    expect(events).toEqual(['server-sign-out', 'storage-cleared']);
+  });
+
+  it('logout revokes the session on the server, then clears the user and all storage', async () => {
+    const { auth, session, refresher, events } = setup({
+      signIn: () => Promise.resolve(sessionResponse('id-1')),
+    });
+    await session.signIn(credentials);
+    await session.logout();
+    expect(auth.getState().user).toBeNull();
+    expect(refresher.token()).toBeNull();
+    expect(events).toEqual(['tabs-cleared', 'server-sign-out', 'storage-cleared']);
+  });
+
+  it('logout still clears everything when the server cannot be reached', async () => {
+    const { auth, session, events } = setup({
+      signIn: () => Promise.resolve(sessionResponse('id-1')),
+      signOut: () => Promise.reject(new ApiError({ status: 0, code: 'NETWORK_ERROR' })),
+    });
+    await session.signIn(credentials);
+    await session.logout();
+    expect(auth.getState().user).toBeNull();
+    expect(events).toEqual(['tabs-cleared', 'storage-cleared']);
+  });
+
+  it('ends the identity session on a disabled user or a revoked token, with a toast', async () => {
+    const { auth, session, refresher, toasts } = setup({
+      signIn: () => Promise.resolve(sessionResponse('id-1')),
+    });
+    await session.signIn(credentials);
+    session.endSession(new ApiError({ status: 403, code: 'auth/user-disabled' }));
+    expect(auth.getState().user).toBeNull();
+    expect(refresher.token()).toBeNull();
+    expect(toasts.at(-1)).toBe('error:This account has been disabled');
+
+    const revoked = setup({ signIn: () => Promise.resolve(sessionResponse('id-1')) });
+    await revoked.session.signIn(credentials);
+    revoked.session.endSession(new ApiError({ status: 401, code: 'auth/id-token-revoked' }));
+    expect(revoked.toasts.at(-1)).toBe(`error:${SESSION_ENDED_MESSAGE}`);
+    // Once signed out, a late failure of another call says nothing more.
+    revoked.session.endSession(new ApiError({ status: 401, code: 'auth/id-token-revoked' }));
+    expect(revoked.toasts.filter((t) => t.startsWith('error:'))).toHaveLength(1);
   });
 });

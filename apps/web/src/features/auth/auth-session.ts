@@ -1,117 +1,161 @@
-import {
-  AUTH_MESSAGES,
-  FALLBACK_ERROR_MESSAGES,
-  isAdminRole,
-  loginErrorMessage,
-  type TToastKind,
-} from '@ris/domain';
-import { errorMessage, isApiError } from '../../api/api-error.ts';
+import { LOGIN_ERROR_MESSAGES, loginErrorMessage, type TSessionResponse, type TToastKind } from '@ris/domain';
+import { isApiError, validationFieldErrors, type ApiError, type FieldErrors } from '../../api/api-error.ts';
 import type { AuthApi, TSignInRequest } from '../../api/auth-api.ts';
-import type { AuthStore, TAuthUser } from '../../stores/auth-store.ts';
+import type { AuthStore } from '../../stores/auth-store.ts';
+import type { TokenRefresher } from './token-refresher.ts';
+import { verifyUser } from './verify-user.ts';
 
 /** Shown after a successful sign-in (the specification asks for a success toast, not its text). */
 export const SIGN_IN_SUCCESS_MESSAGE = 'Signed in successfully';
+/** Shown when an expired or revoked session sends the user back to /login (the specification is silent). */
+export const SESSION_ENDED_MESSAGE = 'Your session has ended. Please sign in again.';
+/** How long sign-out waits for the server before clearing the session locally anyway. */
+export const SIGN_OUT_TIMEOUT_MS = 5_000;
 
 export interface AuthSessionDeps {
   auth: AuthStore;
-  api: Pick<AuthApi, 'signIn' | 'fetchUserByEmail'>;
+  api: Pick<AuthApi, 'signIn' | 'signInWithEmailLink' | 'signOut' | 'fetchUserByEmail' | 'fetchUserDetails'>;
+  refresher: Pick<TokenRefresher, 'adopt' | 'refresh' | 'stop' | 'subscribe'>;
   notify: (kind: TToastKind, message: string) => void;
   /** Called after a successful sign-in; the app clears the open tabs here. */
   onSignedIn?: () => void;
-  /** Wipes everything else on logout: other stores, the query cache, sessionStorage. */
-  onLogout?: () => void;
-  now?: () => number;
+  /** Wipes everything else on sign-out: other stores, the query cache, sessionStorage. */
+  clearAll?: () => void;
+}
+
+export interface SignInOutcome {
+  ok: boolean;
+  /** From a VALIDATION_FAILED answer: field name → message. */
+  fieldErrors: FieldErrors;
 }
 
 export interface AuthSession {
-  /** Runs once at start: without a stored session it finishes at once, else it re-verifies the user. */
+  /** Runs once at start: restores the session from the refresh cookie and verifies the user. */
   initialize: () => Promise<void>;
-  /** Resolves true when the user is signed in; failures are reported with a toast. */
-  signIn: (credentials: TSignInRequest) => Promise<boolean>;
-  logout: () => void;
+  /** Failures are reported with a toast; invalid fields come back for the form to show inline. */
+  signIn: (credentials: TSignInRequest) => Promise<SignInOutcome>;
+  /** Signs in with the one-time token of an e-mail link (POSTed by the page, never by a GET). */
+  signInWithEmailLink: (token: string) => Promise<SignInOutcome>;
+  /** Revokes the session on the server, then forgets it here and in the other tabs. */
+  logout: () => Promise<void>;
+  /** The identity session ended (disabled user, expired or revoked token): sign out locally. */
+  endSession: (error?: ApiError) => void;
 }
 
-/** Sign-in, start-up verification and logout, written against injected stores and API for tests. */
+/** The message of a session that ended under the user. */
+export function sessionEndedMessage(error: unknown): string {
+  return isApiError(error) && error.code === 'auth/user-disabled'
+    ? LOGIN_ERROR_MESSAGES['auth/user-disabled']
+    : SESSION_ENDED_MESSAGE;
+}
+
+/** Sign-in, start-up restore and verification, sign-out, written against injected parts for tests. */
 export function createAuthSession(deps: AuthSessionDeps): AuthSession {
-  const { auth, api, notify } = deps;
-  const now = deps.now ?? Date.now;
+  const { auth, api, refresher, notify } = deps;
   const setFlag = auth.getState().setFlag;
+  let initializing: Promise<void> | null = null;
 
-  function logout(): void {
+  function clearLocally(): void {
     auth.getState().clear();
-    deps.onLogout?.();
+    deps.clearAll?.();
   }
 
-  /** The specification's verification: a user must belong to an organisation; non-admins need facilities. */
-  async function verifyUser(user: TAuthUser): Promise<boolean> {
-    setFlag('verifyUserInflight', true);
+  async function revokeOnServer(): Promise<void> {
+    const abort = new AbortController();
+    const timeout = setTimeout(() => abort.abort(), SIGN_OUT_TIMEOUT_MS);
     try {
-      if (!user.organisation_fk) {
-        notify('error', AUTH_MESSAGES.noOrganisation);
-        return false;
-      }
-      if (!isAdminRole(user.role) && (user.facility_fks ?? []).length === 0) {
-        notify('warning', AUTH_MESSAGES.noCentersFound);
-      }
-      return true;
+      await api.signOut(abort.signal);
+    } catch {
+      // The local sign-out goes ahead: the session is forgotten here whatever the server answered.
     } finally {
-      setFlag('verifyUserInflight', false);
+      clearTimeout(timeout);
     }
   }
 
-  async function initialize(): Promise<void> {
-    const { user, idToken } = auth.getState();
-    if (!user?.id || !idToken) {
-      auth.getState().clear();
-      return;
-    }
-    try {
-      setFlag('fetchUserByEmailInflight', true);
-      let fresh: TAuthUser;
-      try {
-        fresh = await api.fetchUserByEmail(user.email);
-      } finally {
-        setFlag('fetchUserByEmailInflight', false);
-      }
-      if (!(await verifyUser(fresh))) {
-        logout();
-        return;
-      }
-      auth.getState().setUser(fresh);
-    } catch (error) {
-      const missing = isApiError(error) && error.status === 404;
-      notify(
-        'error',
-        missing ? AUTH_MESSAGES.userNotFound : errorMessage(error, FALLBACK_ERROR_MESSAGES.fetchUser),
-      );
-      logout();
-    } finally {
-      setFlag('isAuthInitializing', false);
-    }
+  async function logout(): Promise<void> {
+    await revokeOnServer();
+    refresher.stop({ announce: true });
+    clearLocally();
   }
 
-  async function signIn(credentials: TSignInRequest): Promise<boolean> {
+  /**
+   * Verifies the user of a fresh session. A refused user is signed out and told why (false);
+   * otherwise the user is stored and the verification's warning, if any, handed back.
+   */
+  async function establish(user: TSessionResponse['user']): Promise<string | null | false> {
+    const result = await verifyUser(user.email, api, setFlag);
+    if (!result.ok) {
+      await logout();
+      notify('error', result.message);
+      return false;
+    }
+    auth.getState().setVerifiedUser(result.verified);
+    return result.warning;
+  }
+
+  async function completeSignIn(obtain: () => Promise<TSessionResponse>): Promise<SignInOutcome> {
     setFlag('loginUserInflight', true);
     try {
-      const response = await api.signIn(credentials);
-      if (!(await verifyUser(response.user))) return false;
-      auth.getState().setSession({
-        user: response.user,
-        idToken: response.id_token,
-        refreshToken: response.refresh_token || null,
-        expiresAt: response.expires_in > 0 ? now() + response.expires_in * 1000 : null,
-      });
+      let response: TSessionResponse;
+      try {
+        response = await obtain();
+      } catch (error) {
+        if (!isApiError(error)) console.error('sign-in failed', error);
+        const apiError = isApiError(error) ? error : undefined;
+        notify('error', loginErrorMessage(apiError?.code, apiError?.serverMessage));
+        return { ok: false, fieldErrors: validationFieldErrors(error) };
+      }
+      refresher.adopt(response);
+      const warning = await establish(response.user);
+      if (warning === false) return { ok: false, fieldErrors: {} };
       deps.onSignedIn?.();
       notify('success', SIGN_IN_SUCCESS_MESSAGE);
-      return true;
-    } catch (error) {
-      const apiError = isApiError(error) ? error : undefined;
-      notify('error', loginErrorMessage(apiError?.code, apiError?.serverMessage));
-      return false;
+      if (warning) notify('warning', warning);
+      return { ok: true, fieldErrors: {} };
     } finally {
       setFlag('loginUserInflight', false);
     }
   }
 
-  return { initialize, signIn, logout };
+  async function restore(): Promise<void> {
+    try {
+      let session;
+      try {
+        session = await refresher.refresh();
+      } catch {
+        // No session cookie, or a revoked one: the visitor simply is not signed in.
+        refresher.stop();
+        auth.getState().clear();
+        return;
+      }
+      const warning = await establish(session.user);
+      if (warning) notify('warning', warning);
+    } finally {
+      setFlag('isAuthInitializing', false);
+    }
+  }
+
+  function endSession(error?: ApiError): void {
+    const { user, isAuthInitializing, loginUserInflight } = auth.getState();
+    if (!user && !isAuthInitializing && !loginUserInflight) return;
+    refresher.stop();
+    clearLocally();
+    notify('error', sessionEndedMessage(error));
+  }
+
+  refresher.subscribe((event) => {
+    if (event.type === 'ended') {
+      endSession(isApiError(event.error) ? event.error : undefined);
+    } else {
+      clearLocally();
+    }
+  });
+
+  return {
+    initialize: () => (initializing ??= restore()),
+    signIn: (credentials) => completeSignIn(() => api.signIn(credentials)),
+    signInWithEmailLink: (token) => completeSignIn(() => api.signInWithEmailLink(token)),
+    logout,
+    endSession,
+  };
 }

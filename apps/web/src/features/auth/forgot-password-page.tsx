@@ -1,66 +1,14 @@
-import { useMutation } from '@tanstack/react-query';
-import { MailCheck } from 'lucide-react';
-import type { FormEvent } from 'react';
-import { FALLBACK_ERROR_MESSAGES } from '@ris/domain';
-import { errorMessage } from '../../api/api-error.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
-import { TextField } from '../../components/ui/text-field.tsx';
-import { PATHS } from '../../paths.ts';
-import { notify } from '../../stores/app-store.ts';
-import { AuthShell } from './auth-shell.tsx';
-import { authApi } from './session.ts';
-import { TextLink } from './text-link.tsx';
+import { useSearchParams } from 'react-router';
+import { AUTH_LINK_PARAMS } from '../../paths.ts';
+import { ResetConfirmForm } from './reset-confirm-form.tsx';
+import { ResetRequestForm } from './reset-request-form.tsx';
 
-/** /forgot-password: asks for a reset link; the answer never reveals whether the account exists. */
+/**
+ * /forgot-password asks for a reset link; the link in the e-mail comes back here with `?token=…`,
+ * which shows the form that chooses the new password.
+ */
 export function ForgotPasswordPage() {
-  const request = useMutation({
-    mutationFn: (email: string) => authApi.requestPasswordReset({ email }),
-    onError: (error) => notify('error', errorMessage(error, FALLBACK_ERROR_MESSAGES.resetPassword)),
-  });
-
-  function onSubmit(event: FormEvent<HTMLFormElement>): void {
-    event.preventDefault();
-    const email = new FormData(event.currentTarget).get('email');
-    if (typeof email === 'string') request.mutate(email.trim());
-  }
-
-  return (
-    <AuthShell
-      title="Reset your password"
-      description="Enter the e-mail of your account and we will send you a link to choose a new password."
-      footer={
-        <>
-          Remembered it? <TextLink to={PATHS.login}>Back to sign in</TextLink>
-        </>
-      }
-    >
-      {request.isSuccess ? (
-        <div role="status" className="flex gap-3 rounded-lg border border-line bg-surface-raised p-4">
-          <MailCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-accent" />
-          <p className="text-[13px] text-fg-muted">
-            If an account exists for <span className="font-medium text-fg">{request.variables}</span>, a link
-            to reset its password is on its way. Check your inbox and spam folder.
-          </p>
-        </div>
-      ) : (
-        <form className="flex flex-col gap-4" onSubmit={onSubmit} aria-busy={request.isPending}>
-          <TextField
-            label="Email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            required
-            autoFocus
-            placeholder="name@hospital.org"
-          />
-          <Button type="submit" size="lg" className="mt-1 w-full" disabled={request.isPending}>
-            {request.isPending ? <Spinner /> : null}
-            Send reset link
-          </Button>
-        </form>
-      )}
-    </AuthShell>
-  );
+  const [params] = useSearchParams();
+  const token = params.get(AUTH_LINK_PARAMS.passwordResetToken);
+  return token ? <ResetConfirmForm token={token} /> : <ResetRequestForm />;
 }

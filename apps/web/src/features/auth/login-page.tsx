@@ -1,13 +1,21 @@
-import type { FormEvent } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { useMutation } from '@tanstack/react-query';
+import { MailCheck } from 'lucide-react';
+import { useRef, useState, type FormEvent } from 'react';
+import { Navigate, useLocation, useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/api-error.ts';
 import { Button } from '../../components/ui/button.tsx';
+import { LoadingOverlay } from '../../components/ui/loading-overlay.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { PATHS } from '../../paths.ts';
+import { AUTH_LINK_PARAMS, PATHS } from '../../paths.ts';
+import { notify } from '../../stores/app-store.ts';
 import { useAuth } from '../../stores/auth-store.ts';
+import { useAuthConfig } from './auth-queries.ts';
 import { AuthShell } from './auth-shell.tsx';
+import { EmailLinkSignIn } from './email-link-sign-in.tsx';
+import { FIELD_MESSAGES, compactErrors, emailError, formText, type Errors } from './form-checks.ts';
 import type { LoginRedirectState } from './route-guard.tsx';
-import { authSession } from './session.ts';
+import { authApi, authSession } from './session.ts';
 import { TextLink } from './text-link.tsx';
 
 /** State other public screens pass to /login (sign-up hands over the new account's e-mail). */
@@ -15,29 +23,62 @@ export interface LoginPageState extends LoginRedirectState {
   email?: string;
 }
 
+/** Shown when asking for a sign-in link fails without a server message. */
+export const EMAIL_LINK_FAILED_MESSAGE = 'Failed to send the sign-in link';
+
+type LoginField = 'email' | 'password';
+
 /** Only same-app paths are followed after sign-in, never another origin. */
 function safeReturnPath(from: string | undefined): string {
   return from && from.startsWith('/') && !from.startsWith('//') ? from : PATHS.home;
 }
 
-function formText(form: FormData, name: string): string {
-  const value = form.get(name);
-  return typeof value === 'string' ? value : '';
-}
-
-/** /login: e-mail and password sign-in; failures are shown as a toast with the login message. */
+/** /login: e-mail and password sign-in (failures in a toast, §8), or a sign-in link by e-mail. */
 export function LoginPage() {
   const location = useLocation();
+  const [params] = useSearchParams();
   const state = (location.state ?? {}) as LoginPageState;
-  const signedIn = useAuth((s) => s.user !== null && !s.isAuthInitializing);
-  const pending = useAuth((s) => s.loginUserInflight || s.verifyUserInflight);
+  const initializing = useAuth((s) => s.isAuthInitializing);
+  const signedIn = useAuth((s) => s.user !== null);
+  const pending = useAuth((s) => s.loginUserInflight || s.fetchUserByEmailInflight || s.verifyUserInflight);
+  const emailLinkToken = params.get(AUTH_LINK_PARAMS.emailLinkToken);
 
-  if (signedIn && !pending) return <Navigate to={safeReturnPath(state.from)} replace />;
+  if (signedIn && !pending && !initializing) return <Navigate to={safeReturnPath(state.from)} replace />;
+  if (emailLinkToken) return <EmailLinkSignIn token={emailLinkToken} />;
+  if (initializing) return <LoadingOverlay fullScreen size="large" loadingText="Loading RIS…" />;
+  return <LoginForm defaultEmail={state.email} pending={pending} />;
+}
 
-  function onSubmit(event: FormEvent<HTMLFormElement>): void {
+function LoginForm({ defaultEmail, pending }: { defaultEmail: string | undefined; pending: boolean }) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [errors, setErrors] = useState<Errors<LoginField>>({});
+  const { config } = useAuthConfig();
+  const emailLink = useMutation({
+    mutationFn: (email: string) => authApi.requestEmailLink({ email }),
+    onError: (error) => notify('error', errorMessage(error, EMAIL_LINK_FAILED_MESSAGE)),
+  });
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    void authSession.signIn({ email: formText(form, 'email').trim(), password: formText(form, 'password') });
+    const email = formText(form, 'email').trim();
+    const password = formText(form, 'password');
+    const found = compactErrors<LoginField>({
+      email: emailError(email),
+      password: password === '' ? FIELD_MESSAGES.passwordRequired : undefined,
+    });
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    const outcome = await authSession.signIn({ email, password });
+    if (!outcome.ok) setErrors(outcome.fieldErrors);
+  }
+
+  function sendLink(): void {
+    if (!formRef.current) return;
+    const email = formText(new FormData(formRef.current), 'email').trim();
+    const error = emailError(email);
+    setErrors(compactErrors<LoginField>({ email: error }));
+    if (!error) emailLink.mutate(email);
   }
 
   return (
@@ -45,22 +86,40 @@ export function LoginPage() {
       title="Sign in"
       description="Use your work e-mail to open the worklist."
       footer={
-        <>
-          New to RIS? <TextLink to={PATHS.signup}>Create an account</TextLink>
-        </>
+        config.signup_enabled ? (
+          <>
+            New to RIS? <TextLink to={PATHS.signup}>Create an account</TextLink>
+          </>
+        ) : undefined
       }
     >
-      <form className="flex flex-col gap-4" onSubmit={onSubmit} aria-busy={pending}>
+      {emailLink.isSuccess ? (
+        <div role="status" className="mb-5 flex gap-3 rounded-lg border border-line bg-surface-raised p-4">
+          <MailCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-accent" />
+          <p className="text-[13px] text-fg-muted">
+            If an account exists for <span className="font-medium text-fg">{emailLink.variables}</span>, a
+            sign-in link is on its way. Open it in this browser.
+          </p>
+        </div>
+      ) : null}
+      <form
+        ref={formRef}
+        className="flex flex-col gap-4"
+        onSubmit={(event) => void onSubmit(event)}
+        aria-busy={pending}
+        noValidate
+      >
         <TextField
           label="Email"
           name="email"
           type="email"
           autoComplete="username"
           inputMode="email"
-          defaultValue={state.email}
+          defaultValue={defaultEmail}
           required
           autoFocus
           placeholder="name@hospital.org"
+          error={errors.email}
         />
         <TextField
           label="Password"
@@ -68,6 +127,7 @@ export function LoginPage() {
           type="password"
           autoComplete="current-password"
           required
+          error={errors.password}
           labelAside={
             <TextLink to={PATHS.forgotPassword} className="text-xs">
               Forgot password?
@@ -78,6 +138,18 @@ export function LoginPage() {
           {pending ? <Spinner /> : null}
           Sign in
         </Button>
+        {config.email_link_enabled ? (
+          <Button
+            variant="secondary"
+            size="lg"
+            className="w-full"
+            onClick={sendLink}
+            disabled={pending || emailLink.isPending}
+          >
+            {emailLink.isPending ? <Spinner /> : null}
+            Email me a sign-in link
+          </Button>
+        ) : null}
       </form>
     </AuthShell>
   );

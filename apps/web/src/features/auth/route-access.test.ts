@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AuthFlags } from '../../stores/auth-store.ts';
-import { decideRouteAccess } from './route-access.ts';
+import { PATHS, ROUTE_ALLOWED_ROLES, allowedRolesFor } from '../../paths.ts';
+import { canOpen, decideRouteAccess, isRoleAllowed } from './route-access.ts';
 
 const idle: AuthFlags = {
   isAuthInitializing: false,
@@ -37,5 +38,41 @@ describe('decideRouteAccess', () => {
     expect(decideRouteAccess({ ...idle, user: admin }, ['ADMIN', 'FACILITY_ADMIN'])).toEqual({
       kind: 'allow',
     });
+  });
+});
+
+describe('route roles', () => {
+  it('restricts /organisation to admins and facility admins, and nothing else', () => {
+    expect(ROUTE_ALLOWED_ROLES).toEqual({ '/organisation': ['ADMIN', 'FACILITY_ADMIN'] });
+    expect(allowedRolesFor(PATHS.organisation)).toEqual(['ADMIN', 'FACILITY_ADMIN']);
+    expect(allowedRolesFor(PATHS.worklist)).toBeUndefined();
+  });
+
+  it('a radiologist sent to /organisation goes to /, an admin gets in', () => {
+    const roles = allowedRolesFor(PATHS.organisation);
+    expect(decideRouteAccess({ ...idle, user: { id: 'u2', role: 'RADIOLOGIST' } }, roles)).toEqual({
+      kind: 'redirect',
+      to: '/',
+    });
+    expect(decideRouteAccess({ ...idle, user: { id: 'u3', role: 'FACILITY_ADMIN' } }, roles)).toEqual({
+      kind: 'allow',
+    });
+  });
+
+  it('waits while busy even on a restricted route, before any role check', () => {
+    expect(
+      decideRouteAccess(
+        { ...idle, verifyUserInflight: true, user: null },
+        allowedRolesFor(PATHS.organisation),
+      ),
+    ).toEqual({ kind: 'loading' });
+  });
+
+  it('the navigation offers a screen exactly when the guard would let the role in', () => {
+    expect(canOpen(PATHS.organisation, 'ADMIN')).toBe(true);
+    expect(canOpen(PATHS.organisation, 'TRANSCRIPTIONIST')).toBe(false);
+    expect(canOpen(PATHS.organisation, null)).toBe(false);
+    expect(canOpen(PATHS.worklist, null)).toBe(true);
+    expect(isRoleAllowed(undefined, ['ADMIN'])).toBe(false);
   });
 });

@@ -1,32 +1,66 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { MIN_PASSWORD_LENGTH } from '@ris/domain';
-import { errorMessage } from '../../api/api-error.ts';
+import { errorMessage, isApiError, validationFieldErrors } from '../../api/api-error.ts';
 import type { TSignUpRequest } from '../../api/auth-api.ts';
 import { Button } from '../../components/ui/button.tsx';
+import { LoadingOverlay } from '../../components/ui/loading-overlay.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { PATHS } from '../../paths.ts';
 import { notify } from '../../stores/app-store.ts';
+import { useAuthConfig, usePasswordPolicy } from './auth-queries.ts';
 import { AuthShell } from './auth-shell.tsx';
+import {
+  FIELD_MESSAGES,
+  compactErrors,
+  emailError,
+  formText,
+  newPasswordError,
+  type Errors,
+} from './form-checks.ts';
 import type { LoginPageState } from './login-page.tsx';
+import { NewPasswordField } from './new-password-field.tsx';
 import { authApi } from './session.ts';
 import { TextLink } from './text-link.tsx';
 
 /** Fallback when sign-up fails without a server message (the specification lists none). */
 export const SIGN_UP_FAILED_MESSAGE = 'Failed to create account';
-export const SIGN_UP_SUCCESS_MESSAGE = 'Account created. You can now sign in.';
+/** A new account has no organisation until an administrator adds it (issue 3), so say so. */
+export const SIGN_UP_SUCCESS_MESSAGE =
+  'Account created. You can sign in once an administrator has added you to your organisation.';
 
-function formText(form: FormData, name: string): string {
-  const value = form.get(name);
-  return typeof value === 'string' ? value.trim() : '';
-}
+type SignUpField = 'first_name' | 'last_name' | 'email' | 'password';
+
+/** Server errors that belong to one field, shown under it rather than in a toast. */
+const FIELD_OF_CODE: Readonly<Record<string, SignUpField>> = {
+  'auth/email-already-in-use': 'email',
+  'auth/invalid-email': 'email',
+  'auth/weak-password': 'password',
+};
 
 /** /signup: creates an account, then sends the user to /login with the e-mail filled in. */
 export function SignupPage() {
+  const { config, isLoading } = useAuthConfig();
+  if (isLoading) return <LoadingOverlay fullScreen size="large" />;
+  if (!config.signup_enabled) {
+    return (
+      <AuthShell
+        title="Sign-up is closed"
+        description="Accounts on this RIS are created by an administrator of your organisation."
+        footer={<TextLink to={PATHS.login}>Back to sign in</TextLink>}
+      >
+        <p className="text-[13px] text-fg-muted">Ask your administrator to add you, then sign in.</p>
+      </AuthShell>
+    );
+  }
+  return <SignupForm />;
+}
+
+function SignupForm() {
   const navigate = useNavigate();
-  const [passwordError, setPasswordError] = useState<string>();
+  const policy = usePasswordPolicy();
+  const [errors, setErrors] = useState<Errors<SignUpField>>({});
   const signUp = useMutation({
     mutationFn: (body: TSignUpRequest) => authApi.signUp(body),
     onSuccess: (_data, body) => {
@@ -34,24 +68,36 @@ export function SignupPage() {
       const state: LoginPageState = { email: body.email };
       void navigate(PATHS.login, { state });
     },
-    onError: (error) => notify('error', errorMessage(error, SIGN_UP_FAILED_MESSAGE)),
+    onError: (error) => {
+      const fields = validationFieldErrors(error) as Errors<SignUpField>;
+      const field = isApiError(error) ? FIELD_OF_CODE[error.code ?? ''] : undefined;
+      if (field) {
+        setErrors({ [field]: errorMessage(error, SIGN_UP_FAILED_MESSAGE) });
+      } else if (Object.keys(fields).length > 0) {
+        setErrors(fields);
+      } else {
+        notify('error', errorMessage(error, SIGN_UP_FAILED_MESSAGE));
+      }
+    },
   });
 
   function onSubmit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const password = form.get('password');
-    if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH) {
-      setPasswordError(`Password must be at least ${MIN_PASSWORD_LENGTH} characters`);
-      return;
-    }
-    setPasswordError(undefined);
-    signUp.mutate({
-      first_name: formText(form, 'first_name'),
-      last_name: formText(form, 'last_name'),
-      email: formText(form, 'email'),
-      password,
+    const body = {
+      first_name: formText(form, 'first_name').trim(),
+      last_name: formText(form, 'last_name').trim(),
+      email: formText(form, 'email').trim(),
+      password: formText(form, 'password'),
+    };
+    const found = compactErrors<SignUpField>({
+      first_name: body.first_name ? undefined : FIELD_MESSAGES.nameRequired,
+      last_name: body.last_name ? undefined : FIELD_MESSAGES.nameRequired,
+      email: emailError(body.email),
+      password: newPasswordError(body.password, policy),
     });
+    setErrors(found);
+    if (Object.keys(found).length === 0) signUp.mutate(body);
   }
 
   return (
@@ -64,10 +110,23 @@ export function SignupPage() {
         </>
       }
     >
-      <form className="flex flex-col gap-4" onSubmit={onSubmit} aria-busy={signUp.isPending}>
+      <form className="flex flex-col gap-4" onSubmit={onSubmit} aria-busy={signUp.isPending} noValidate>
         <div className="grid grid-cols-2 gap-3">
-          <TextField label="First name" name="first_name" autoComplete="given-name" required autoFocus />
-          <TextField label="Last name" name="last_name" autoComplete="family-name" required />
+          <TextField
+            label="First name"
+            name="first_name"
+            autoComplete="given-name"
+            required
+            autoFocus
+            error={errors.first_name}
+          />
+          <TextField
+            label="Last name"
+            name="last_name"
+            autoComplete="family-name"
+            required
+            error={errors.last_name}
+          />
         </div>
         <TextField
           label="Email"
@@ -77,16 +136,9 @@ export function SignupPage() {
           inputMode="email"
           required
           placeholder="name@hospital.org"
+          error={errors.email}
         />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-          error={passwordError}
-        />
+        <NewPasswordField policy={policy} error={errors.password} />
         <Button type="submit" size="lg" className="mt-1 w-full" disabled={signUp.isPending}>
           {signUp.isPending ? <Spinner /> : null}
           Create account
