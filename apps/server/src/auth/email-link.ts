@@ -1,11 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import { users } from '../db/schema/index.ts';
-import { createActionToken, useActionToken } from './action-tokens.ts';
+import { useActionToken } from './action-tokens.ts';
+import { mailActionLink } from './action-mail.ts';
 import type { TAuthContext } from './auth-context.ts';
 import { authError, userDisabled } from './auth-errors.ts';
-import { actionLink, emailLinkMail } from './auth-mails.ts';
 import { recordAuthEvent, type TRequestOrigin } from './audit.ts';
-import { findUserByEmail, issueSession, type TIssuedSession } from './sign-in.ts';
+import { issueSession, type TIssuedSession } from './sign-in.ts';
 
 export const EMAIL_LINK_SENT_MESSAGE =
   'If an account exists for this address, we have sent it a sign-in link.';
@@ -23,29 +23,7 @@ export async function requestEmailLink(
   origin: TRequestOrigin,
 ): Promise<{ message: string }> {
   assertEnabled(ctx);
-  const user = await findUserByEmail(ctx.db, input.email);
-  if (user && user.status === 'ACTIVE') {
-    // Token, audit and mail after the answer: a known address takes no longer than an unknown one.
-    ctx.mail.dispatch(async () => {
-      const ttlMinutes = ctx.config.emailLinkTtlMinutes;
-      const token = await createActionToken(ctx.db, {
-        userId: user.id,
-        kind: 'email_link',
-        ttlMinutes,
-        ip: origin.ip,
-      });
-      await recordAuthEvent(ctx.db, {
-        action: 'auth.email_link_requested',
-        subjectUserId: user.id,
-        organisationId: user.organisationId,
-        origin,
-      });
-      return {
-        ...emailLinkMail(user.email, actionLink(ctx.publicUrl, 'email_link', token), ttlMinutes),
-        organisationId: user.organisationId,
-      };
-    });
-  }
+  await mailActionLink(ctx, 'email_link', input.email, ctx.config.emailLinkTtlMinutes, origin);
   return { message: EMAIL_LINK_SENT_MESSAGE };
 }
 

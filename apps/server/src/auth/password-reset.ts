@@ -1,13 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { users } from '../db/schema/index.ts';
-import { createActionToken, retireActionTokens, useActionToken } from './action-tokens.ts';
+import { retireActionTokens, useActionToken } from './action-tokens.ts';
+import { mailActionLink } from './action-mail.ts';
 import type { TAuthContext } from './auth-context.ts';
-import { actionLink, passwordResetMail } from './auth-mails.ts';
 import { recordAuthEvent, type TRequestOrigin } from './audit.ts';
 import { assertPasswordAllowed } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
 import { revokeUserTokens } from './revocation.ts';
-import { findUserByEmail } from './sign-in.ts';
 
 export const PASSWORD_RESET_REQUESTED_MESSAGE =
   'If an account exists for this address, we have sent it a link to reset the password.';
@@ -19,29 +18,7 @@ export async function requestPasswordReset(
   input: { email: string },
   origin: TRequestOrigin,
 ): Promise<{ message: string }> {
-  const user = await findUserByEmail(ctx.db, input.email);
-  if (user && user.status === 'ACTIVE') {
-    // Token, audit and mail after the answer: a known address takes no longer than an unknown one.
-    ctx.mail.dispatch(async () => {
-      const ttlMinutes = ctx.config.resetTokenTtlMinutes;
-      const token = await createActionToken(ctx.db, {
-        userId: user.id,
-        kind: 'password_reset',
-        ttlMinutes,
-        ip: origin.ip,
-      });
-      await recordAuthEvent(ctx.db, {
-        action: 'auth.password_reset_requested',
-        subjectUserId: user.id,
-        organisationId: user.organisationId,
-        origin,
-      });
-      return {
-        ...passwordResetMail(user.email, actionLink(ctx.publicUrl, 'password_reset', token), ttlMinutes),
-        organisationId: user.organisationId,
-      };
-    });
-  }
+  await mailActionLink(ctx, 'password_reset', input.email, ctx.config.resetTokenTtlMinutes, origin);
   return { message: PASSWORD_RESET_REQUESTED_MESSAGE };
 }
 
