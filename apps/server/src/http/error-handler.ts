@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError } from './app-error.ts';
+import { appErrorFromDatabase, sqlState } from './database-errors.ts';
 
 type TErrorBody = { error: { code: string; message: string; details?: unknown } };
 
@@ -36,6 +37,11 @@ export function errorHandler(
     }));
     const message = fields.map((f) => `${f.field}: ${f.message}`).join('; ');
     return send(reply, 400, errorBody('VALIDATION_FAILED', `Invalid request. ${message}`, { fields }));
+  }
+  const fromDatabase = appErrorFromDatabase(error);
+  if (fromDatabase) {
+    request.log.warn({ sqlstate: sqlState(error) }, fromDatabase.message);
+    return send(reply, fromDatabase.status, errorBody(fromDatabase.code, fromDatabase.message));
   }
   if (isResponseSerializationError(error)) {
     request.log.error({ err: error, cause: error.cause }, 'response did not match its schema');

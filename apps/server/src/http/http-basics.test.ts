@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError } from './app-error.ts';
 import { startTestServer, TEST_INDEX_HTML, type TTestServer } from '../test/test-server.ts';
@@ -15,6 +16,10 @@ const probes: FastifyPluginAsyncZod = async (api) => {
   );
   api.get('/probe/conflict', async () => {
     throw new AppError('CONFLICT', 'Report was changed by Dr Rao', { version: 3 });
+  });
+  api.get('/probe/nul', async () => {
+    await api.deps.database.db.execute(sql`SELECT ${'a\u0000b'}::text`);
+    return { ok: true };
   });
   api.get('/probe/crash', async () => {
     throw new Error('database password is hunter2');
@@ -114,6 +119,14 @@ describe('error shape', () => {
     expect(response.status).toBe(409);
     expect(response.json).toEqual({
       error: { code: 'CONFLICT', message: 'Report was changed by Dr Rao', details: { version: 3 } },
+    });
+  });
+
+  it('answers text with a NUL byte, refused by PostgreSQL, with 400 instead of 500', async () => {
+    const response = await server.request('GET', '/api/v1/probe/nul');
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      error: { code: 'VALIDATION_FAILED', message: expect.stringContaining('NUL') },
     });
   });
 

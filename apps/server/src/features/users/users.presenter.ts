@@ -1,7 +1,7 @@
 import type { TFacility as TFacilityWire, TUser, TUserDetails } from '@ris/domain';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { TDbOrTx } from '../../db/client.ts';
-import { facilities, radiologistDetails, userFacilities, type users } from '../../db/schema/index.ts';
+import { facilities, radiologistDetails, userFacilities, users } from '../../db/schema/index.ts';
 
 export type TUserRow = typeof users.$inferSelect;
 type TFacilityRow = typeof facilities.$inferSelect;
@@ -16,11 +16,20 @@ export async function loadUserFacts(db: TDbOrTx, userIds: string[]): Promise<Map
   );
   if (userIds.length === 0) return facts;
   const [links, details] = await Promise.all([
+    // Only facilities of the user's own organisation count, even if a stale link points elsewhere.
     db
       .select({ userId: userFacilities.userId, facilityId: userFacilities.facilityId })
       .from(userFacilities)
+      .innerJoin(users, eq(users.id, userFacilities.userId))
+      .innerJoin(
+        facilities,
+        and(
+          eq(facilities.id, userFacilities.facilityId),
+          eq(facilities.organisationId, users.organisationId),
+        ),
+      )
       .where(inArray(userFacilities.userId, userIds))
-      .orderBy(asc(userFacilities.createdAt)),
+      .orderBy(asc(userFacilities.createdAt), asc(userFacilities.facilityId)),
     db.select().from(radiologistDetails).where(inArray(radiologistDetails.userId, userIds)),
   ]);
   for (const link of links) facts.get(link.userId)?.facilityIds.push(link.facilityId);

@@ -1,5 +1,6 @@
 import { ZUser, ZUserDetails } from '@ris/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userFacilities } from '../../db/schema/index.ts';
 import { buildFacility, buildOrganisation, buildUser, TEST_PASSWORD } from '../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../test/test-server.ts';
 
@@ -214,6 +215,18 @@ describe('GET /user/details/{id}', () => {
     expect(
       (await server.request('GET', `/api/v1/user/details/${admin.id}`, { token: as(outsider) })).status,
     ).toBe(404);
+  });
+
+  it('never shows a facility of another organisation, even through a stale assignment', async () => {
+    const foreign = await buildFacility(server.db, { name: 'Foreign Clinic' });
+    await server.db.insert(userFacilities).values({ userId: transcriptionist.id, facilityId: foreign.id });
+    const response = await server.request('GET', `/api/v1/user/details/${transcriptionist.id}`, {
+      token: as(transcriptionist),
+    });
+    const details = ZUserDetails.parse(response.json);
+    expect(details.facilities.map((facility) => facility.id)).toEqual([f1.id]);
+    expect(details.facility_fks).toEqual([f1.id]);
+    expect(response.text).not.toContain('Foreign Clinic');
   });
 });
 
