@@ -5,6 +5,7 @@ import { authenticate } from './auth/authenticate.ts';
 import { createIdentity, type Identity } from './auth/identity.ts';
 import type { TConfig } from './config.ts';
 import type { TDatabase } from './db/client.ts';
+import { DomainEvents } from './events/domain-events.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { organisationRoutes } from './features/organisations/organisations.routes.ts';
 import { userRoutes } from './features/users/users.routes.ts';
@@ -33,6 +34,8 @@ type TBuildOptions = TAppDeps & {
 declare module 'fastify' {
   interface FastifyInstance {
     deps: TAppDeps;
+    /** Domain events, emitted after commit (realtime and other listeners subscribe). */
+    events: DomainEvents;
     /** Sign-in, sessions and the token verifier (apps/server/src/auth). */
     identity: Identity;
   }
@@ -54,6 +57,9 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('deps', deps);
+  const events = new DomainEvents();
+  events.onListenerError((error) => app.log.error({ err: error }, 'domain event listener failed'));
+  app.decorate('events', events);
   const identity = await createIdentity({
     config,
     database: deps.database,

@@ -23,3 +23,4 @@ export * from './users/roles.ts';
 export * from './worklist/columns.ts';
 export * from './users/user.schemas.ts';
 export * from './auth/auth.schemas.ts';
+export * from './worklist/worklist.schemas.ts';

@@ -57,3 +57,16 @@ export const REALTIME_MESSAGE_TYPES = [
 ] as const;
 export type TRealtimeMessageType = (typeof REALTIME_MESSAGE_TYPES)[number];
 export const ZRealtimeMessageType = z.enum(REALTIME_MESSAGE_TYPES);
+
+/**
+ * The payload of the socket.io `message` event (spec §7: "incoming message is passed to a handler").
+ * worklist-status-update carries the changed item, or the id and facility of a deleted one.
+ */
+export type TRealtimeMessage =
+  | { type: 'worklist-status-update'; data: { action: 'upsert'; item: unknown } }
+  | { type: 'worklist-status-update'; data: { action: 'delete'; id: string; facility_fk: string } }
+  | { type: 'user-notification'; data: { notification: unknown } }
+  | { type: 'insert-report-content'; data: { report_id: string; content: string } };
+
+/** The socket.io event name every realtime message is sent under. */
+export const REALTIME_MESSAGE_EVENT = 'message';

@@ -1,0 +1,58 @@
+import { EventEmitter } from 'node:events';
+import type { TWorklistItem } from '@ris/domain';
+
+/**
+ * What happened, announced in-process AFTER the transaction committed. Routes emit; the realtime
+ * server (socket.io, with the Redis adapter across replicas) and other listeners subscribe, so
+ * features never know about sockets.
+ */
+export type TDomainEventMap = {
+  'worklist.item.changed': { organisationId: string; item: TWorklistItem };
+  'worklist.item.deleted': { organisationId: string; id: string; facilityId: string };
+  'notification.created': {
+    organisationId: string;
+    userId: string;
+    notification: {
+      id: string;
+      type: string;
+      title: string;
+      body: string | null;
+      data: unknown;
+      created_at: string;
+    };
+  };
+};
+
+export type TDomainEventName = keyof TDomainEventMap;
+
+export class DomainEvents {
+  readonly #emitter = new EventEmitter({ captureRejections: false });
+
+  constructor() {
+    // Many sockets' rooms hang off one listener each; the default warning threshold is meaningless here.
+    this.#emitter.setMaxListeners(0);
+  }
+
+  emit<TName extends TDomainEventName>(name: TName, payload: TDomainEventMap[TName]): void {
+    // A failing listener must never undo or fail the request that already committed.
+    for (const listener of this.#emitter.listeners(name)) {
+      try {
+        (listener as (event: TDomainEventMap[TName]) => void)(payload);
+      } catch (error) {
+        this.#emitter.emit('listener-error', error);
+      }
+    }
+  }
+
+  on<TName extends TDomainEventName>(
+    name: TName,
+    listener: (payload: TDomainEventMap[TName]) => void,
+  ): () => void {
+    this.#emitter.on(name, listener);
+    return () => this.#emitter.off(name, listener);
+  }
+
+  onListenerError(listener: (error: unknown) => void): void {
+    this.#emitter.on('listener-error', listener);
+  }
+}
