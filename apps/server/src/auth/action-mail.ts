@@ -1,3 +1,4 @@
+import type { TResponseEnd } from '../integrations/mail/deferred-mail.ts';
 import type { TAuthContext } from './auth-context.ts';
 import { actionLink, emailLinkMail, passwordResetMail } from './auth-mails.ts';
 import { createActionToken } from './action-tokens.ts';
@@ -13,9 +14,9 @@ const KINDS = {
 
 /**
  * The request half of password reset and e-mail-link sign-in: look the address up and, only for an
- * active account, make a one-time token, audit it and mail the link. Token, audit and mail happen
- * after the answer, so a known address takes no longer to answer than an unknown one; the caller
- * returns the same neutral message either way.
+ * active account, make a one-time token, audit it and mail the link. Token, audit and mail start
+ * only once `response` has been sent, so a known address takes no longer to answer than an unknown
+ * one; the caller returns the same neutral message either way.
  */
 export async function mailActionLink(
   ctx: TAuthContext,
@@ -23,6 +24,7 @@ export async function mailActionLink(
   email: string,
   ttlMinutes: number,
   origin: TRequestOrigin,
+  response?: TResponseEnd,
 ): Promise<void> {
   const user = await findUserByEmail(ctx.db, email);
   if (!user || user.status !== 'ACTIVE') return;
@@ -38,5 +40,5 @@ export async function mailActionLink(
       ...KINDS[kind].compose(user.email, actionLink(ctx.publicUrl, kind, token), ttlMinutes),
       organisationId: user.organisationId,
     };
-  });
+  }, response);
 }

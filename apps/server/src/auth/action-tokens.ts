@@ -51,15 +51,18 @@ export async function useActionToken(
   return { userId: row.userId };
 }
 
-/** Marks every unused token of a kind of a user as used (after a password reset, older links die). */
-export async function retireActionTokens(tx: TDbOrTx, userId: string, kind: TAuthActionKind): Promise<void> {
+/**
+ * Marks every unused token of a user as used: of one kind (after a password reset, older reset links
+ * die), or of every kind when `kind` is omitted (a disabled account keeps no working link).
+ */
+export async function retireActionTokens(tx: TDbOrTx, userId: string, kind?: TAuthActionKind): Promise<void> {
   await tx
     .update(authActionTokens)
     .set({ usedAt: sql`now()` })
     .where(
       and(
         eq(authActionTokens.userId, userId),
-        eq(authActionTokens.kind, kind),
+        kind === undefined ? undefined : eq(authActionTokens.kind, kind),
         isNull(authActionTokens.usedAt),
       ),
     );

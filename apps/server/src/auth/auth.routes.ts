@@ -86,7 +86,8 @@ export const authRoutes =
           response: { 201: ZNeutralResponse, 409: ZErrorBody, ...errors },
         },
       },
-      async (request, reply) => reply.status(201).send(await signUp(ctx, request.body, origin(request))),
+      async (request, reply) =>
+        reply.status(201).send(await signUp(ctx, request.body, origin(request), reply.raw)),
     );
 
     app.post(
@@ -118,8 +119,9 @@ export const authRoutes =
       async (request, reply) => {
         const token = refreshTokenOf(request, request.body);
         if (!token) throw unauthenticated('No refresh token: sign in again.');
+        const fromCookie = request.body?.refresh_token === undefined;
         try {
-          return sendSession(reply, await refreshSession(ctx, token, origin(request)));
+          return sendSession(reply, await refreshSession(ctx, token, origin(request), { fromCookie }));
         } catch (error) {
           clearSession(reply);
           throw error;
@@ -140,15 +142,16 @@ export const authRoutes =
       },
       async (request, reply) => {
         clearSession(reply);
-        const token = bearerToken(request);
         let failure: unknown = unauthenticated();
-        if (token !== null) {
-          try {
+        try {
+          // A malformed header throws here too: the refresh token below may still end the session.
+          const token = bearerToken(request);
+          if (token !== null) {
             const principal = await identity.verifier.verify(token);
             return await signOut(ctx, principal, origin(request));
-          } catch (error) {
-            failure = error;
           }
+        } catch (error) {
+          failure = error;
         }
         const refreshToken = refreshTokenOf(request, request.body);
         const session = refreshToken ? await ctx.sessions.sessionOf(refreshToken) : null;
@@ -186,7 +189,7 @@ export const authRoutes =
           response: { 200: ZNeutralResponse, ...errors },
         },
       },
-      async (request) => requestPasswordReset(ctx, request.body, origin(request)),
+      async (request, reply) => requestPasswordReset(ctx, request.body, origin(request), reply.raw),
     );
 
     app.post(
@@ -212,7 +215,7 @@ export const authRoutes =
           response: { 200: ZNeutralResponse, ...errors },
         },
       },
-      async (request) => requestEmailLink(ctx, request.body, origin(request)),
+      async (request, reply) => requestEmailLink(ctx, request.body, origin(request), reply.raw),
     );
 
     app.post(

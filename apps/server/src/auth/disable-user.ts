@@ -1,12 +1,14 @@
 import { eq } from 'drizzle-orm';
 import type { TDbOrTx } from '../db/client.ts';
 import { users } from '../db/schema/index.ts';
+import { retireActionTokens } from './action-tokens.ts';
 import { recordAuthEvent, type TRequestOrigin } from './audit.ts';
-import { revokeUserTokens } from './revocation.ts';
+import { announceAfterCommit, revokeUserTokens } from './revocation.ts';
 
 /**
  * Sets a user INACTIVE, ends every session and rejects their ID tokens at once on every replica,
- * and audits who did it. The one way the rest of the app disables an account.
+ * retires every password-reset and e-mail sign-in link already sent, and audits who did it. The one
+ * way the rest of the app disables an account.
  */
 export async function disableUser(
   db: TDbOrTx,
@@ -14,6 +16,8 @@ export async function disableUser(
   by: { actorUserId: string | null; origin?: TRequestOrigin },
 ): Promise<void> {
   await db.transaction(async (tx) => {
+    // Links first: a concurrent password reset locks its link, then the user (the same order).
+    await retireActionTokens(tx, userId);
     const [user] = await tx
       .update(users)
       .set({ status: 'INACTIVE' })
@@ -28,4 +32,5 @@ export async function disableUser(
       ...(by.origin ? { origin: by.origin } : {}),
     });
   });
+  announceAfterCommit(db, userId);
 }

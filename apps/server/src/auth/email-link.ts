@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { users } from '../db/schema/index.ts';
 import { useActionToken } from './action-tokens.ts';
 import { mailActionLink } from './action-mail.ts';
+import type { TResponseEnd } from '../integrations/mail/deferred-mail.ts';
 import type { TAuthContext } from './auth-context.ts';
 import { authError, userDisabled } from './auth-errors.ts';
 import { recordAuthEvent, type TRequestOrigin } from './audit.ts';
@@ -21,9 +22,10 @@ export async function requestEmailLink(
   ctx: TAuthContext,
   input: { email: string },
   origin: TRequestOrigin,
+  response?: TResponseEnd,
 ): Promise<{ message: string }> {
   assertEnabled(ctx);
-  await mailActionLink(ctx, 'email_link', input.email, ctx.config.emailLinkTtlMinutes, origin);
+  await mailActionLink(ctx, 'email_link', input.email, ctx.config.emailLinkTtlMinutes, origin, response);
   return { message: EMAIL_LINK_SENT_MESSAGE };
 }
 

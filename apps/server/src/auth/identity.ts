@@ -61,7 +61,10 @@ export async function createIdentity(options: {
     config: auth,
     publicUrl: config.publicUrl,
     tokens,
-    sessions: new RefreshSessions(database.db, { ttlDays: auth.refreshTtlDays }),
+    sessions: new RefreshSessions(database.db, {
+      ttlDays: auth.refreshTtlDays,
+      reuseGraceSeconds: auth.refreshReuseGraceSeconds,
+    }),
     throttle: new SignInThrottle(database.db, {
       maxPerAccount: auth.maxFailuresPerAccount,
       maxPerIp: auth.maxFailuresPerIp,

@@ -1,9 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, authActionTokens, outboundMessages } from '../db/schema/index.ts';
+import { auditEvents, authActionTokens, outboundMessages, users } from '../db/schema/index.ts';
 import { signIn } from '../test/auth-helpers.ts';
 import { buildUser, TEST_PASSWORD } from '../test/factories.ts';
 import { startTestServer, type TTestServer } from '../test/test-server.ts';
+import { disableUser } from './disable-user.ts';
 import { hashToken, randomToken } from './secrets.ts';
 
 // Without SMTP_URL, mail goes to the outbox (outbound_messages): the path this file covers.
@@ -52,6 +53,39 @@ describe('password reset', () => {
     expect(outbox[0]?.body).not.toContain(stored?.tokenHash);
   });
 
+  it('creates the link token and mails it only after the answer has been sent (reset and e-mail link)', async () => {
+    const mail = server.identity.context.mail;
+    const dispatch = mail.dispatch.bind(mail);
+    // Each composer (token, audit, mail) notes whether the answer was fully sent when it started.
+    const startedAfterAnswer: boolean[] = [];
+    mail.dispatch = (message, response) =>
+      dispatch(
+        typeof message === 'function'
+          ? async () => {
+              startedAfterAnswer.push(response?.writableFinished === true);
+              return message();
+            }
+          : message,
+        response,
+      );
+    try {
+      for (const path of ['/api/v1/auth/password-reset/request', '/api/v1/auth/email-link/request']) {
+        const user = await buildUser(server.db);
+        const answer = await server.request('POST', path, { body: { email: user.email } });
+        expect(answer.status, path).toBe(200);
+        await server.identity.settled();
+        const tokens = await server.db
+          .select()
+          .from(authActionTokens)
+          .where(eq(authActionTokens.userId, user.id));
+        expect(tokens, path).toHaveLength(1);
+      }
+    } finally {
+      mail.dispatch = dispatch;
+    }
+    expect(startedAfterAnswer).toEqual([true, true]);
+  });
+
   it('sets the new password once, ends every session and audits both steps', async () => {
     const user = await buildUser(server.db);
     const before = await signIn(server, user.email, TEST_PASSWORD);
@@ -78,6 +112,37 @@ describe('password reset', () => {
       (event) => event.action,
     );
     expect(actions).toEqual(expect.arrayContaining(['auth.password_reset_requested', 'auth.password_reset']));
+  });
+
+  it('a link sent before the account was disabled no longer works (reset and e-mail link)', async () => {
+    const user = await buildUser(server.db);
+    await requestReset(user.email);
+    const token = await resetTokenFromOutbox(user.email);
+    await server.request('POST', '/api/v1/auth/email-link/request', { body: { email: user.email } });
+    await server.identity.settled();
+    await disableUser(server.db, user.id, { actorUserId: null });
+
+    const reset = await confirm(token, 'brand-new-password');
+    expect(reset.status).toBe(400);
+    expect(reset.json).toMatchObject({ error: { code: 'auth/invalid-action-code' } });
+    const [row] = await server.db.select().from(users).where(eq(users.id, user.id));
+    expect(row?.passwordHash).toBe(user.passwordHash);
+    const links = await server.db.select().from(authActionTokens).where(eq(authActionTokens.userId, user.id));
+    expect(links.map((link) => link.kind).sort()).toEqual(['email_link', 'password_reset']);
+    expect(links.every((link) => link.usedAt !== null)).toBe(true);
+  });
+
+  it('refuses a reset for an account that is not ACTIVE, whatever retired its links or not', async () => {
+    const user = await buildUser(server.db);
+    await requestReset(user.email);
+    const token = await resetTokenFromOutbox(user.email);
+    // Deactivated without disableUser (e.g. straight in the database): the link is still unused.
+    await server.db.update(users).set({ status: 'INACTIVE' }).where(eq(users.id, user.id));
+    const reset = await confirm(token, 'brand-new-password');
+    expect(reset.status).toBe(403);
+    expect(reset.json).toMatchObject({ error: { code: 'auth/user-disabled' } });
+    const [row] = await server.db.select().from(users).where(eq(users.id, user.id));
+    expect(row?.passwordHash).toBe(user.passwordHash);
   });
 
   it('keeps the link usable when the new password is refused', async () => {

@@ -2,11 +2,13 @@ import { eq } from 'drizzle-orm';
 import { users } from '../db/schema/index.ts';
 import { retireActionTokens, useActionToken } from './action-tokens.ts';
 import { mailActionLink } from './action-mail.ts';
+import type { TResponseEnd } from '../integrations/mail/deferred-mail.ts';
 import type { TAuthContext } from './auth-context.ts';
+import { userDisabled } from './auth-errors.ts';
 import { recordAuthEvent, type TRequestOrigin } from './audit.ts';
 import { assertPasswordAllowed } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
-import { revokeUserTokens } from './revocation.ts';
+import { announceUserChange, revokeUserTokens } from './revocation.ts';
 
 export const PASSWORD_RESET_REQUESTED_MESSAGE =
   'If an account exists for this address, we have sent it a link to reset the password.';
@@ -17,15 +19,16 @@ export async function requestPasswordReset(
   ctx: TAuthContext,
   input: { email: string },
   origin: TRequestOrigin,
+  response?: TResponseEnd,
 ): Promise<{ message: string }> {
-  await mailActionLink(ctx, 'password_reset', input.email, ctx.config.resetTokenTtlMinutes, origin);
+  await mailActionLink(ctx, 'password_reset', input.email, ctx.config.resetTokenTtlMinutes, origin, response);
   return { message: PASSWORD_RESET_REQUESTED_MESSAGE };
 }
 
 /**
  * POST /auth/password-reset/confirm: sets the new password, uses up every reset link of the user and
  * ends every session (tokens stolen with the old password die with it). A password the policy refuses
- * leaves the link usable.
+ * leaves the link usable; an account that is not ACTIVE is refused (auth/user-disabled).
  */
 export async function confirmPasswordReset(
   ctx: TAuthContext,
@@ -33,9 +36,15 @@ export async function confirmPasswordReset(
   origin: TRequestOrigin,
 ): Promise<{ message: string }> {
   const passwordHash = { value: '' };
-  await ctx.db.transaction(async (tx) => {
+  const { userId } = await ctx.db.transaction(async (tx) => {
     const { userId } = await useActionToken(tx, input.token, 'password_reset', async (id) => {
-      const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, id));
+      const [user] = await tx
+        .select({ email: users.email, status: users.status })
+        .from(users)
+        .where(eq(users.id, id))
+        .for('update');
+      // Links of a disabled account are retired by disableUser; this also covers any other way in.
+      if (user?.status !== 'ACTIVE') throw userDisabled();
       assertPasswordAllowed(ctx.policy, input.password, user?.email ?? '');
       passwordHash.value = await hashPassword(input.password);
     });
@@ -52,6 +61,8 @@ export async function confirmPasswordReset(
       organisationId: user?.organisationId ?? null,
       origin,
     });
+    return { userId };
   });
+  announceUserChange(userId);
   return { message: PASSWORD_CHANGED_MESSAGE };
 }

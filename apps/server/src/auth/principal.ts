@@ -1,9 +1,12 @@
 import type { TRadiologistUserType, TRole } from '@ris/domain';
 
 /**
- * Who is calling: the verified claims of an ID token. Routes read it from `request.principal`
- * (set by the authenticate hook). Scope (which facilities) is resolved per request from the database
- * by access/scope.ts, so a change of assignment applies at once, not only at the next token.
+ * Who is calling: the verified claims of an ID token, with the user's current role, radiologist type
+ * and organisation (from the verifier's cache, not from the token). Routes read it from
+ * `request.principal` (set by the authenticate hook). Scope (which facilities) is resolved per request
+ * from the database by access/scope.ts, so a change of assignment applies at once, not only at the
+ * next token. Commands that change a role or organisation call publishUserChange (auth/revocation.ts)
+ * inside their transaction.
  */
 export type TPrincipal = {
   userId: string;
@@ -24,7 +27,8 @@ export type TPrincipal = {
 export interface TokenVerifier {
   /**
    * Resolves the principal, or rejects with an AppError: 401 `auth/id-token-expired`,
-   * `auth/id-token-revoked` (user disabled, signed out everywhere, session revoked) or
+   * `auth/id-token-revoked` (user disabled, signed out everywhere, session revoked, user moved to
+   * another organisation) or
    * `UNAUTHENTICATED` (missing, malformed or wrongly signed token).
    */
   verify(token: string): Promise<TPrincipal>;

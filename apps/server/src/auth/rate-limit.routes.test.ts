@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authSignInFailures } from '../db/schema/index.ts';
+import { auditEvents, authSignInFailures } from '../db/schema/index.ts';
 import { buildUser, TEST_PASSWORD } from '../test/factories.ts';
 import { startTestServer, type TTestServer } from '../test/test-server.ts';
 
@@ -56,6 +56,28 @@ describe('failed sign-ins per account', () => {
     expectTooMany(await signIn(perAccount, user.email.toUpperCase(), 'wrong-password'), 15 * 60);
     // Another account from the same address is not affected.
     expect((await signIn(perAccount, other.email, TEST_PASSWORD)).status).toBe(200);
+  });
+
+  it('holds under concurrency: of 20 simultaneous wrong guesses at most 3 are checked', async () => {
+    const user = await buildUser(perAccount.db);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => signIn(perAccount, user.email, 'wrong-password')),
+    );
+    const checked = results.filter((response) => response.status === 401).length;
+    const refused = results.filter((response) => response.status === 429).length;
+    expect(checked + refused).toBe(20);
+    // Every guess whose password was evaluated left an audit row and a failure row; no slack.
+    const audited = await perAccount.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entityId, user.id), eq(auditEvents.action, 'auth.sign_in_failed')));
+    const failures = await perAccount.db
+      .select()
+      .from(authSignInFailures)
+      .where(eq(authSignInFailures.key, user.email));
+    expect(audited).toHaveLength(checked);
+    expect(failures).toHaveLength(checked);
+    expect(checked).toBeLessThanOrEqual(3);
   });
 
   it('counts unknown e-mail addresses like known ones', async () => {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { TDatabase } from '../db/client.ts';
-import { onLocalRevocation, REVOCATION_CHANNEL, type RevocationCache } from './revocation.ts';
+import { onLocalHold, onLocalRevocation, REVOCATION_CHANNEL, type RevocationCache } from './revocation.ts';
 
 export type TListenerLogger = {
   warn(object: object, message: string): void;
@@ -12,7 +12,8 @@ const RETRY_MAX_MS = 30_000;
 
 /**
  * Keeps the revocation cache in step with every replica: drops a user's entry when this process or
- * another one announces a change. On PostgreSQL a dedicated pooled connection LISTENs; if it is lost
+ * another one announces a change (the NOTIFY arrives after the commit of the change; a change this
+ * process publishes inside a transaction holds the user out of the cache until then). On PostgreSQL a dedicated pooled connection LISTENs; if it is lost
  * the cache is bypassed (every check reads the database) until it reconnects, since notifications
  * may have been missed meanwhile. PGlite is one process: its own listen() suffices.
  */
@@ -21,7 +22,12 @@ export async function startRevocationListener(
   cache: RevocationCache,
   log: TListenerLogger,
 ): Promise<() => Promise<void>> {
-  const offLocal = onLocalRevocation((userId) => cache.invalidate(userId));
+  const offRevocation = onLocalRevocation((userId) => cache.invalidate(userId));
+  const offHold = onLocalHold((userId) => cache.hold(userId));
+  const offLocal = () => {
+    offRevocation();
+    offHold();
+  };
   const onPayload = (payload: string | undefined) => {
     if (payload) cache.invalidate(payload);
   };

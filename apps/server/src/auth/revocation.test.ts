@@ -1,12 +1,20 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../db/schema/index.ts';
 import { buildUser } from '../test/factories.ts';
 import { startTestServer, type TTestServer } from '../test/test-server.ts';
 import { startRevocationListener } from './revocation-listener.ts';
-import { REVOCATION_CHANNEL, RevocationCache } from './revocation.ts';
+import {
+  announceUserChange,
+  onLocalHold,
+  onLocalRevocation,
+  publishUserChange,
+  REVOCATION_CHANNEL,
+  RevocationCache,
+} from './revocation.ts';
 import { resolveTokenSecret, TOKEN_SECRET_FILE } from './token-secret.ts';
 
 let server: TTestServer;
@@ -41,6 +49,59 @@ describe('revocation between replicas', () => {
       expect(cache.peek(user.id)).toBeUndefined();
     } finally {
       await stop();
+    }
+  });
+});
+
+describe('the revocation cache', () => {
+  it('answers a load that overlaps an invalidation but does not cache it', async () => {
+    const user = await buildUser(server.db);
+    const cache = new RevocationCache(server.db);
+    const loading = cache.load(user.id);
+    // The change is announced while the load's query is in flight: what it read may predate it.
+    cache.invalidate(user.id);
+    expect((await loading)?.status).toBe('ACTIVE');
+    expect(cache.peek(user.id)).toBeUndefined();
+    // The next load, after the announcement, is cached.
+    await cache.load(user.id);
+    expect(cache.peek(user.id)?.status).toBe('ACTIVE');
+    // A clear() (lost LISTEN connection) also discards the loads in flight.
+    cache.invalidate(user.id);
+    const again = cache.load(user.id);
+    cache.clear();
+    await again;
+    expect(cache.peek(user.id)).toBeUndefined();
+  });
+
+  it('keeps no state read before the commit of a change published inside a transaction', async () => {
+    const user = await buildUser(server.db, { role: 'ADMIN' });
+    // Only this process's own announcements (no LISTEN): the NOTIFY cannot come to the rescue.
+    const cache = new RevocationCache(server.db);
+    const offHold = onLocalHold((userId) => cache.hold(userId));
+    const offUser = onLocalRevocation((userId) => cache.invalidate(userId));
+    try {
+      await cache.load(user.id);
+      let during: Promise<unknown> = Promise.resolve();
+      await server.db.transaction(async (tx) => {
+        await tx.update(users).set({ role: 'TRANSCRIPTIONIST' }).where(eq(users.id, user.id));
+        await publishUserChange(tx, user.id);
+        // A request verified before the commit loads the user. On PostgreSQL it reads the old row
+        // (another connection) and is awaited here; PGlite has one connection, so it runs after.
+        during = cache.load(user.id);
+        if (server.database.kind === 'postgres') await during;
+      });
+      await during;
+      // Committed, NOTIFY not heard: the old role must not be served from the cache.
+      expect(cache.peek(user.id)).toBeUndefined();
+      expect((await cache.load(user.id))?.role).toBe('TRANSCRIPTIONIST');
+      expect(cache.peek(user.id)).toBeUndefined();
+      // Announced after the commit: cached again.
+      announceUserChange(user.id);
+      await cache.load(user.id);
+      expect(cache.peek(user.id)?.role).toBe('TRANSCRIPTIONIST');
+    } finally {
+      offHold();
+      offUser();
     }
   });
 });

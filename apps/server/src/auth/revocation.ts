@@ -1,15 +1,19 @@
 import { EventEmitter } from 'node:events';
-import type { TRecordStatus } from '@ris/domain';
+import type { TRadiologistUserType, TRecordStatus, TRole } from '@ris/domain';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { TDb, TDbOrTx } from '../db/client.ts';
-import { authSessions, users } from '../db/schema/index.ts';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { TDb, TDbOrTx, TTx } from '../db/client.ts';
+import { authSessions, radiologistDetails, users } from '../db/schema/index.ts';
 
 /** PostgreSQL channel on which replicas tell each other that a user's tokens changed. */
 export const REVOCATION_CHANNEL = 'ris_auth_revocation';
 
 /**
- * In-process delivery of the same news: every identity of this process hears a revocation as soon as
- * the revoking call returns, before PostgreSQL delivers the NOTIFY (which then reaches other replicas).
+ * In-process delivery of the same news, to every identity (revocation cache) of this process:
+ * - 'user': the change is committed; drop the user's entry now, before PostgreSQL delivers the NOTIFY.
+ * - 'hold': a transaction that is not committed yet changes the user; until the NOTIFY of its commit
+ *   arrives (or an announcement after commit), the user is not cached, so a load that reads the old
+ *   rows before the commit cannot keep them.
  */
 const localRevocations = new EventEmitter();
 localRevocations.setMaxListeners(0);
@@ -19,13 +23,39 @@ export function onLocalRevocation(listener: (userId: string) => void): () => voi
   return () => localRevocations.off('user', listener);
 }
 
+export function onLocalHold(listener: (userId: string) => void): () => void {
+  localRevocations.on('hold', listener);
+  return () => localRevocations.off('hold', listener);
+}
+
+function isTransaction(db: TDbOrTx): db is TTx {
+  return db instanceof PgTransaction;
+}
+
 /**
- * Tells every replica that `userId`'s sessions, status or tokens_valid_after changed. Runs NOTIFY on
- * `db` (inside the caller's transaction when given one: delivered at commit, dropped on rollback).
+ * Tells every replica that `userId`'s sessions, status, tokens_valid_after, role, organisation or
+ * radiologist user type changed, so their verifiers reload it. Runs NOTIFY on `db`: inside the
+ * caller's transaction it is delivered at commit and dropped on rollback.
+ *
+ * Every command that changes one of those (admin commands changing a role or organisation, disabling
+ * a user, ...) must call this inside its transaction, after the change. Inside a transaction this
+ * process stops caching the user until the commit's NOTIFY comes back; calling announceUserChange
+ * after the commit as well makes the change apply in this process without waiting for it.
  */
 export async function publishUserChange(db: TDbOrTx, userId: string): Promise<void> {
   await db.execute(sql`SELECT pg_notify(${REVOCATION_CHANNEL}, ${userId})`);
+  if (isTransaction(db)) localRevocations.emit('hold', userId);
+  else announceUserChange(userId);
+}
+
+/** After the commit of a change published with publishUserChange: this process reloads the user now. */
+export function announceUserChange(userId: string): void {
   localRevocations.emit('user', userId);
+}
+
+/** announceUserChange after `db` commits: now when `db` is not a transaction, else at its commit (NOTIFY). */
+export function announceAfterCommit(db: TDbOrTx, userId: string): void {
+  if (!isTransaction(db)) announceUserChange(userId);
 }
 
 /**
@@ -51,7 +81,7 @@ export async function revokeUserTokens(
       .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt)));
     await publishUserChange(tx, userId);
   });
-  localRevocations.emit('user', userId);
+  announceAfterCommit(db, userId);
 }
 
 /** What the verifier needs to know about a user to accept or reject a well-signed token. */
@@ -59,6 +89,10 @@ export type TUserTokenState = {
   status: TRecordStatus;
   /** Tokens with `iat` below this (seconds) are rejected; 0 when never set. */
   validAfterSeconds: number;
+  /** The user's current role, organisation and radiologist type: they win over the token's claims. */
+  role: TRole | null;
+  organisationId: string | null;
+  userType: TRadiologistUserType | null;
   /** Sessions not revoked when the state was loaded. */
   liveSessions: Set<string>;
   /** Session ids presented since the load and confirmed not live (no reload for each of them). */
@@ -66,31 +100,63 @@ export type TUserTokenState = {
 };
 
 const MAX_ENTRIES = 50_000;
+/** How long a change published inside a transaction keeps its user out of the cache at most. */
+const HOLD_MS = 60_000;
+
+/** One load in flight: set stale when the user changes meanwhile, so its result is not cached. */
+type TLoad = { stale: boolean };
 
 /**
  * userId → token state, consulted on every authenticated request. Entries are dropped when a change
- * is announced (locally or by NOTIFY) and reloaded on the next request. While `reliable` is false
- * (the LISTEN connection is down) the cache is bypassed and every check reads the database.
+ * is announced (locally or by NOTIFY) and reloaded on the next request. A load that overlaps an
+ * announcement is answered but not cached (it may have read the rows before the change). While
+ * `reliable` is false (the LISTEN connection is down) the cache is bypassed and every check reads
+ * the database.
  */
 export class RevocationCache {
   readonly #db: TDb;
   readonly #entries = new Map<string, TUserTokenState>();
+  readonly #loads = new Map<string, Set<TLoad>>();
+  /** Users changed by a transaction not known to be committed yet → until when not to cache them. */
+  readonly #held = new Map<string, number>();
   reliable = true;
 
   constructor(db: TDb) {
     this.#db = db;
   }
 
-  peek(userId: string): TUserTokenState | undefined {
-    return this.reliable ? this.#entries.get(userId) : undefined;
+  #isHeld(userId: string): boolean {
+    const until = this.#held.get(userId);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.#held.delete(userId);
+    return false;
   }
 
-  invalidate(userId: string): void {
+  #forget(userId: string): void {
     this.#entries.delete(userId);
+    for (const load of this.#loads.get(userId) ?? []) load.stale = true;
+  }
+
+  peek(userId: string): TUserTokenState | undefined {
+    return this.reliable && !this.#isHeld(userId) ? this.#entries.get(userId) : undefined;
+  }
+
+  /** The user changed (committed): drop the entry and any load in flight; caching may resume. */
+  invalidate(userId: string): void {
+    this.#forget(userId);
+    this.#held.delete(userId);
+  }
+
+  /** The user is being changed by an uncommitted transaction: do not cache them until invalidate(). */
+  hold(userId: string): void {
+    this.#forget(userId);
+    this.#held.set(userId, Date.now() + HOLD_MS);
   }
 
   clear(): void {
     this.#entries.clear();
+    for (const loads of this.#loads.values()) for (const load of loads) load.stale = true;
   }
 
   /** Records a session this process just created, so its first token needs no reload. */
@@ -98,24 +164,47 @@ export class RevocationCache {
     this.#entries.get(userId)?.liveSessions.add(sessionId);
   }
 
-  /** Loads (and, when reliable, caches) a user's state; null when the user does not exist. */
+  /**
+   * Loads a user's state (one statement, so user row and sessions come from one snapshot) and caches
+   * it when reliable and nothing was announced about the user meanwhile; null when the user does not
+   * exist.
+   */
   async load(userId: string): Promise<TUserTokenState | null> {
-    const [user] = await this.#db
-      .select({ status: users.status, tokensValidAfter: users.tokensValidAfter })
-      .from(users)
-      .where(eq(users.id, userId));
-    if (!user) return null;
-    const sessions = await this.#db
-      .select({ id: authSessions.id })
-      .from(authSessions)
-      .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt)));
+    const load: TLoad = { stale: false };
+    let loads = this.#loads.get(userId);
+    if (!loads) this.#loads.set(userId, (loads = new Set()));
+    loads.add(load);
+    let row: TStateRow | undefined;
+    try {
+      [row] = await this.#db
+        .select({
+          status: users.status,
+          tokensValidAfter: users.tokensValidAfter,
+          role: users.role,
+          organisationId: users.organisationId,
+          radiologistType: radiologistDetails.userType,
+          liveSessions: sql<string[] | null>`(
+            SELECT array_agg(${authSessions.id}::text) FROM ${authSessions}
+            WHERE ${authSessions.userId} = ${users.id} AND ${authSessions.revokedAt} IS NULL)`,
+        })
+        .from(users)
+        .leftJoin(radiologistDetails, eq(radiologistDetails.userId, users.id))
+        .where(eq(users.id, userId));
+    } finally {
+      loads.delete(load);
+      if (loads.size === 0 && this.#loads.get(userId) === loads) this.#loads.delete(userId);
+    }
+    if (!row) return null;
     const state: TUserTokenState = {
-      status: user.status,
-      validAfterSeconds: user.tokensValidAfter ? Math.floor(user.tokensValidAfter.getTime() / 1000) : 0,
-      liveSessions: new Set(sessions.map((session) => session.id)),
+      status: row.status,
+      validAfterSeconds: row.tokensValidAfter ? Math.floor(row.tokensValidAfter.getTime() / 1000) : 0,
+      role: row.role,
+      organisationId: row.organisationId,
+      userType: row.role === 'RADIOLOGIST' ? (row.radiologistType ?? 'RADIOLOGIST') : null,
+      liveSessions: new Set(row.liveSessions ?? []),
       deadSessions: new Set(),
     };
-    if (this.reliable) {
+    if (this.reliable && !load.stale && !this.#isHeld(userId)) {
       if (this.#entries.size >= MAX_ENTRIES) {
         const oldest = this.#entries.keys().next();
         if (!oldest.done) this.#entries.delete(oldest.value);
@@ -125,3 +214,12 @@ export class RevocationCache {
     return state;
   }
 }
+
+type TStateRow = {
+  status: TRecordStatus;
+  tokensValidAfter: Date | null;
+  role: TRole | null;
+  organisationId: string | null;
+  radiologistType: TRadiologistUserType | null;
+  liveSessions: string[] | null;
+};

@@ -5,19 +5,21 @@ import { invalidRefreshToken, userDisabled } from './auth-errors.ts';
 import { recordAuthEvent, type TRequestOrigin } from './audit.ts';
 import { loadUserProfile } from './present-user.ts';
 import type { TPrincipal } from './principal.ts';
-import { publishUserChange, revokeUserTokens } from './revocation.ts';
+import { announceUserChange, publishUserChange, revokeUserTokens } from './revocation.ts';
 import { mintSession, type TIssuedSession } from './sign-in.ts';
 
 /**
  * POST /auth/refresh: the next refresh token of the session and a fresh ID token with the user's
- * current role, organisation and facilities. A refresh token presented twice ends its session.
+ * current role, organisation and facilities. A refresh token presented twice ends its session, except
+ * a cookie rotated by another tab a few seconds ago (RefreshSessions.rotate).
  */
 export async function refreshSession(
   ctx: TAuthContext,
   refreshToken: string,
   origin: TRequestOrigin,
+  options: { fromCookie?: boolean } = {},
 ): Promise<TIssuedSession> {
-  const rotation = await ctx.sessions.rotate(refreshToken);
+  const rotation = await ctx.sessions.rotate(refreshToken, options);
   if (rotation.kind === 'invalid') throw invalidRefreshToken();
   if (rotation.kind === 'reused' || rotation.kind === 'disabled') {
     await publishUserChange(ctx.db, rotation.userId);
@@ -57,7 +59,7 @@ export async function signOut(
     });
     await publishUserChange(tx, session.userId);
   });
-  ctx.cache.invalidate(session.userId);
+  announceUserChange(session.userId);
   return { message: SIGNED_OUT_MESSAGE };
 }
 
@@ -76,6 +78,6 @@ export async function signOutAll(
       origin,
     });
   });
-  ctx.cache.invalidate(principal.userId);
+  announceUserChange(principal.userId);
   return { message: SIGNED_OUT_EVERYWHERE_MESSAGE };
 }

@@ -64,7 +64,8 @@ export async function issueSession(
 /**
  * POST /auth/sign-in. Unknown e-mail and wrong password both answer 401 auth/invalid-credential
  * after the same argon2 work (unless AUTH_REVEAL_ACCOUNT_ERRORS); a disabled account is told so only
- * after a correct password. Failures count towards the per-account and per-IP limits; successes never.
+ * after a correct password. Failures count towards the per-account and per-IP limits; successes never
+ * (a disabled account with the right password is not a guess either).
  */
 export async function signInWithPassword(
   ctx: TAuthContext,
@@ -72,16 +73,17 @@ export async function signInWithPassword(
   origin: TRequestOrigin & { ip: string },
 ): Promise<TIssuedSession> {
   const email = input.email.trim().toLowerCase();
-  const [, user] = await Promise.all([ctx.throttle.check(email, origin.ip), findUserByEmail(ctx.db, email)]);
-  // argon2 runs on a worker thread: load what the session needs meanwhile (unused if the password is wrong).
-  const profile = user ? loadUserProfile(ctx.db, user) : null;
-  profile?.catch(() => undefined);
+  // The attempt is recorded as a failure before the password is checked (atomic with the limit
+  // check, see SignInThrottle) and un-recorded once the password proves right.
+  const [attempt, user] = await Promise.all([
+    ctx.throttle.attempt(email, origin.ip),
+    findUserByEmail(ctx.db, email),
+  ]);
   const passwordOk = await verifyPassword(
     user?.passwordHash ?? (await ctx.dummyPasswordHash()),
     input.password,
   );
   if (!user || !user.passwordHash || !passwordOk) {
-    await ctx.throttle.recordFailure(email, origin.ip);
     await recordAuthEvent(ctx.db, {
       action: 'auth.sign_in_failed',
       subjectUserId: user?.id ?? null,
@@ -92,6 +94,7 @@ export async function signInWithPassword(
     if (!ctx.config.revealAccountErrors) throw invalidCredential();
     throw user ? wrongPassword() : userNotFound();
   }
+  await attempt.succeeded();
   if (user.status !== 'ACTIVE') {
     await recordAuthEvent(ctx.db, {
       action: 'auth.sign_in_failed',
@@ -115,7 +118,9 @@ export async function signInWithPassword(
       data: { method: 'password' },
     });
     const refresh = await ctx.sessions.start(tx, user.id, 'password', origin);
-    return mintSession(ctx, await (profile ?? loadUserProfile(tx, user)), refresh);
+    // Loaded only now: before the password is known to be right, a known account must cost no more
+    // than an unknown one.
+    return mintSession(ctx, await loadUserProfile(tx, user), refresh);
   });
   return session;
 }

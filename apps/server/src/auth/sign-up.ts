@@ -1,4 +1,5 @@
 import { PASSWORD_RESET_PATH, type TSignUpRequest } from '@ris/domain';
+import type { TResponseEnd } from '../integrations/mail/deferred-mail.ts';
 import type { TAuthContext } from './auth-context.ts';
 import { authError } from './auth-errors.ts';
 import { existingAccountMail } from './auth-mails.ts';
@@ -26,6 +27,7 @@ export async function signUp(
   ctx: TAuthContext,
   input: TSignUpRequest,
   origin: TRequestOrigin,
+  response?: TResponseEnd,
 ): Promise<{ message: string }> {
   if (!ctx.config.signupEnabled) {
     throw authError(
@@ -36,7 +38,7 @@ export async function signUp(
   const email = input.email.trim().toLowerCase();
   assertPasswordAllowed(ctx.policy, input.password, email);
   const existing = await findUserByEmail(ctx.db, email);
-  if (existing) return answerExisting(ctx, existing.id, email, input.password, origin);
+  if (existing) return answerExisting(ctx, existing.id, email, input.password, origin, response);
 
   const passwordHash = await hashPassword(input.password);
   const firstName = input.first_name ?? '';
@@ -60,7 +62,7 @@ export async function signUp(
     if (!isUniqueViolation(error)) throw error;
     const winner = await findUserByEmail(ctx.db, email);
     if (!winner) throw error;
-    return answerExisting(ctx, winner.id, email, null, origin);
+    return answerExisting(ctx, winner.id, email, null, origin, response);
   }
   return { message: SIGN_UP_MESSAGE };
 }
@@ -71,6 +73,7 @@ async function answerExisting(
   email: string,
   password: string | null,
   origin: TRequestOrigin,
+  response?: TResponseEnd,
 ): Promise<{ message: string }> {
   await recordAuthEvent(ctx.db, { action: 'auth.sign_up_existing_email', subjectUserId: userId, origin });
   if (ctx.config.revealAccountErrors) {
@@ -78,6 +81,6 @@ async function answerExisting(
   }
   // The same argon2 cost as hashing a new password, so timing does not tell the cases apart.
   if (password !== null) await verifyPassword(await ctx.dummyPasswordHash(), password);
-  ctx.mail.dispatch(existingAccountMail(email, `${ctx.publicUrl}${PASSWORD_RESET_PATH}`));
+  ctx.mail.dispatch(existingAccountMail(email, `${ctx.publicUrl}${PASSWORD_RESET_PATH}`), response);
   return { message: SIGN_UP_MESSAGE };
 }

@@ -5,8 +5,10 @@ import type { RevocationCache } from './revocation.ts';
 
 /**
  * The one verifier for HTTP, socket.io and Hocuspocus: a well-signed, unexpired token (IdTokens) of
- * an ACTIVE user, issued after the user's tokens_valid_after, for a session that is not revoked. The
- * last three come from the in-memory revocation cache, so a warm check touches no database.
+ * an ACTIVE user, issued after the user's tokens_valid_after, for a session that is not revoked, of
+ * the organisation the user still belongs to. The principal carries the user's current role and
+ * radiologist type, not the token's. All of that comes from the in-memory revocation cache (kept
+ * current by publishUserChange), so a warm check touches no database.
  */
 export class IdTokenVerifier implements TokenVerifier {
   readonly #tokens: IdTokens;
@@ -29,16 +31,19 @@ export class IdTokenVerifier implements TokenVerifier {
       !state ||
       state.status !== 'ACTIVE' ||
       claims.iat < state.validAfterSeconds ||
-      !state.liveSessions.has(claims.sid)
+      !state.liveSessions.has(claims.sid) ||
+      // Moved to another organisation (or out of one): nothing signed for the old one may be used.
+      state.organisationId !== claims.org
     ) {
       throw idTokenRevoked();
     }
+    // Role and radiologist type are the user's current ones, not those the token was signed with.
     return {
       userId: claims.sub,
       email: claims.email,
-      organisationId: claims.org,
-      role: claims.role,
-      userType: claims.user_type,
+      organisationId: state.organisationId,
+      role: state.role,
+      userType: state.userType,
       facilityIds: claims.fac,
       sessionId: claims.sid,
       issuedAt: claims.iat,

@@ -5,6 +5,7 @@ import { createLocalLocks, type LockManagerLike } from './cross-tab.ts';
 import { buildUser, createChannelHub, deferred, sessionResponse } from './test-support.ts';
 import {
   createTokenRefresher,
+  TOKEN_REFRESH_JITTER_MS,
   type RefresherEvent,
   type SessionMessage,
   type TokenRefresher,
@@ -31,11 +32,14 @@ function fakeServer(answer?: () => Promise<TSessionResponse>) {
 function tab(
   server: { refresh: () => Promise<TSessionResponse> },
   shared: { locks: LockManagerLike; hub: ReturnType<typeof createChannelHub<SessionMessage>> },
+  // No jitter unless a test is about it: the schedule is then exact.
+  jitter: () => number = () => 0,
 ): { refresher: TokenRefresher; events: RefresherEvent[] } {
   const refresher = createTokenRefresher({
     refresh: server.refresh,
     locks: shared.locks,
     channel: shared.hub.connect(),
+    jitter,
   });
   const events: RefresherEvent[] = [];
   refresher.subscribe((event) => void events.push(event));
@@ -68,6 +72,53 @@ describe('token refresher: schedule', () => {
     // The new token is refreshed on the same rule, from the moment it was obtained.
     await vi.advanceTimersByTimeAsync(HOUR_S * SECOND - TOKEN_REFRESH_LEAD_MS);
     expect(server.calls).toHaveLength(2);
+  });
+
+  it('starts each scheduled refresh up to TOKEN_REFRESH_JITTER_MS (30 s) earlier, at random by default', async () => {
+    expect(TOKEN_REFRESH_JITTER_MS).toBe(30 * SECOND);
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    try {
+      const server = fakeServer();
+      const refresher = createTokenRefresher({
+        refresh: server.refresh,
+        locks: createLocalLocks(),
+        channel: createChannelHub<SessionMessage>().connect(),
+      });
+      refresher.adopt(sessionResponse('t1', buildUser(), HOUR_S));
+      const due = HOUR_S * SECOND - TOKEN_REFRESH_LEAD_MS;
+      await vi.advanceTimersByTimeAsync(due - 15 * SECOND - 1);
+      expect(server.calls).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(server.calls).toEqual([due - 15 * SECOND]);
+    } finally {
+      random.mockRestore();
+    }
+  });
+
+  it('never refreshes earlier than the jitter bound, whatever the jitter source answers', async () => {
+    const server = fakeServer();
+    const { refresher } = tab(server, browser(), () => 10 * TOKEN_REFRESH_JITTER_MS);
+    refresher.adopt(sessionResponse('t1', buildUser(), HOUR_S));
+    const earliest = HOUR_S * SECOND - TOKEN_REFRESH_LEAD_MS - TOKEN_REFRESH_JITTER_MS;
+    await vi.advanceTimersByTimeAsync(earliest - 1);
+    expect(server.calls).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(server.calls).toEqual([earliest]);
+  });
+
+  it('tabs without a shared lock (plain http) do not refresh together: the later one takes the shared token', async () => {
+    const hub = createChannelHub<SessionMessage>();
+    const server = fakeServer();
+    // Each tab has only its own in-tab lock, as where navigator.locks is missing.
+    const early = tab(server, { locks: createLocalLocks(), hub }, () => 20 * SECOND);
+    const late = tab(server, { locks: createLocalLocks(), hub }, () => 5 * SECOND);
+    const response = sessionResponse('t1', buildUser(), HOUR_S);
+    early.refresher.adopt(response);
+    late.refresher.adopt(response);
+    await vi.advanceTimersByTimeAsync(HOUR_S * SECOND);
+    expect(server.calls).toEqual([HOUR_S * SECOND - TOKEN_REFRESH_LEAD_MS - 20 * SECOND]);
+    expect(late.refresher.token()).toBe('t2');
+    expect(early.refresher.token()).toBe('t2');
   });
 
   it('backs off 30 s, doubling to 960 s, after failed refreshes, then returns to the normal schedule', async () => {

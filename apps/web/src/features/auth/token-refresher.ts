@@ -13,6 +13,13 @@ export const TOKEN_REFRESH_LOCK = 'ris-token-refresh';
 /** BroadcastChannel on which tabs share a new ID token and sign-outs. */
 export const SESSION_CHANNEL = 'ris-session';
 
+/**
+ * Each scheduled refresh starts up to this much earlier than TOKEN_REFRESH_LEAD_MS, at random, so
+ * tabs that cannot take turns (no Web Locks on plain-http origins) rarely refresh at the same moment:
+ * the first one shares its token and the others reschedule from it.
+ */
+export const TOKEN_REFRESH_JITTER_MS = 30_000;
+
 /** setTimeout cannot wait longer than this (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -47,6 +54,8 @@ export interface TokenRefresherDeps {
   channel: ChannelLike<SessionMessage>;
   now?: () => number;
   timers?: Timers;
+  /** How much earlier (ms, 0 to TOKEN_REFRESH_JITTER_MS) to schedule a refresh; random by default. */
+  jitter?: () => number;
 }
 
 export interface TokenRefresher {
@@ -86,10 +95,14 @@ function isSessionMessage(value: unknown): value is SessionMessage {
   );
 }
 
-/** Keeps the ID token fresh: TOKEN_REFRESH_LEAD_MS before expiry, with back-off, one tab at a time. */
+/**
+ * Keeps the ID token fresh: TOKEN_REFRESH_LEAD_MS (plus a random jitter) before expiry, with
+ * back-off, one tab at a time.
+ */
 export function createTokenRefresher(deps: TokenRefresherDeps): TokenRefresher {
   const now = deps.now ?? Date.now;
   const timers = deps.timers ?? defaultTimers;
+  const jitter = deps.jitter ?? (() => Math.random() * TOKEN_REFRESH_JITTER_MS);
   const listeners = new Set<(event: RefresherEvent) => void>();
   let current: TokenSession | null = null;
   let pending: Promise<TokenSession> | null = null;
@@ -121,7 +134,8 @@ export function createTokenRefresher(deps: TokenRefresherDeps): TokenRefresher {
   function install(session: TokenSession): void {
     current = session;
     failures = 0;
-    schedule(session.expiresAt - TOKEN_REFRESH_LEAD_MS - now());
+    const early = Math.min(Math.max(0, jitter()), TOKEN_REFRESH_JITTER_MS);
+    schedule(session.expiresAt - TOKEN_REFRESH_LEAD_MS - early - now());
   }
 
   function fromResponse(response: TSessionResponse): TokenSession {
