@@ -70,3 +70,10 @@ export type TRealtimeMessage =
 
 /** The socket.io event name every realtime message is sent under. */
 export const REALTIME_MESSAGE_EVENT = 'message';
+
+/**
+ * What the server answers (socket.io acknowledgement) to `listen_topic`: ok, or why the topic was
+ * refused (UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, BAD_REQUEST). A refused topic delivers nothing.
+ */
+export type TListenTopicAck =
+  { ok: true; topic: string } | { ok: false; topic: string | null; error: { code: string; message: string } };

@@ -70,11 +70,16 @@ function isValidDate(value: Date | null | undefined): value is Date {
   return value instanceof Date && !Number.isNaN(value.getTime());
 }
 
+/** Zone names already found valid (a formatter per check costs ~0.1 ms); bounded, as spellings vary. */
+const knownTimeZones = new Set<string>();
+
 /** True when the runtime knows the IANA zone name. */
 export function isValidTimeZone(timeZone: string): boolean {
+  if (knownTimeZones.has(timeZone)) return true;
   if (timeZone.trim() === '') return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });
+    if (knownTimeZones.size < 2000) knownTimeZones.add(timeZone);
     return true;
   } catch {
     return false;
@@ -117,4 +122,22 @@ export function resolveDateRange(input: TResolveDateRangeInput): TDateRange {
         end: new Date(now.getTime()),
       };
   }
+}
+
+/**
+ * The first instant of a calendar date (YYYY-MM-DD) in `timeZone`: local midnight, or the first
+ * existing instant where a DST change skips midnight. Throws a RangeError for a malformed date or an
+ * unknown zone.
+ */
+export function startOfDateInZone(isoDate: string, timeZone: string): Date {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
+  if (!match) throw new RangeError(`Not a date: ${isoDate}`);
+  if (!isValidTimeZone(timeZone)) throw new RangeError(`Unknown time zone: ${timeZone}`);
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  // Noon of that local day always exists; its start of day is the day's first instant.
+  const noon = new TZDate(year, month - 1, day, 12, 0, 0, timeZone);
+  if (noon.getFullYear() !== year || noon.getMonth() !== month - 1 || noon.getDate() !== day) {
+    throw new RangeError(`Not a date: ${isoDate}`);
+  }
+  return new Date(startOfDay(noon).getTime());
 }

@@ -1,0 +1,185 @@
+import {
+  isValidTimeZone,
+  resolveDateRange,
+  startOfDateInZone,
+  statusesOfGroup,
+  STUDY_STATUSES,
+  type TModality,
+  type TStudyStatus,
+  type TWorklistFilters,
+} from '@ris/domain';
+import { and, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { effectiveByUserIds, visibleStudies } from '../../../access/studies-scope.ts';
+import type { TScope } from '../../../access/scope.ts';
+import type { TDbOrTx } from '../../../db/client.ts';
+import { facilities, studies, users } from '../../../db/schema/index.ts';
+import { AppError } from '../../../http/app-error.ts';
+
+/** Statuses listed when the caller names none: every tab's (DELETED belongs to none). */
+const LISTED_STATUSES = statusesOfGroup('ALL');
+
+/** The worklist filters, checked against the caller's scope and resolved to instants. */
+export type TWorklistCriteria = {
+  scope: TScope;
+  byUserIds: string[];
+  /** Statuses GET /worklist lists: the ones asked for, else every status except DELETED. */
+  statuses: readonly TStudyStatus[];
+  /** Statuses GET /worklist/status/count counts: DELETED too for admins. */
+  countedStatuses: readonly TStudyStatus[];
+  modalities: TModality[];
+  facilityIds: string[];
+  /** created_at ≥ from. */
+  from: Date | null;
+  /** created_at < to (exclusive) or ≤ to (inclusive). */
+  to: { at: Date; inclusive: boolean } | null;
+  /** The search text with LIKE's % _ \ escaped, or null. */
+  searchPattern: string | null;
+};
+
+function invalid(field: string, message: string): AppError {
+  return new AppError('VALIDATION_FAILED', `Invalid request. ${field}: ${message}`, {
+    fields: [{ field, in: 'querystring', message }],
+  });
+}
+
+/** Escapes LIKE's metacharacters so the search text matches literally (backslash is LIKE's escape). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A start_date/end_date value: a date-time is an instant; a date is that day in `timeZone`. */
+function customBound(field: 'start_date' | 'end_date', value: string, timeZone: string) {
+  if (!DATE_ONLY.test(value)) {
+    const at = new Date(value);
+    if (Number.isNaN(at.getTime())) throw invalid(field, 'is not a valid date-time');
+    return { at, inclusive: true };
+  }
+  try {
+    if (field === 'start_date') return { at: startOfDateInZone(value, timeZone), inclusive: true };
+    // A date as the end covers that whole day: up to (not including) the next day's start.
+    const next = new Date(`${value}T00:00:00Z`);
+    next.setUTCDate(next.getUTCDate() + 1);
+    return { at: startOfDateInZone(next.toISOString().slice(0, 10), timeZone), inclusive: false };
+  } catch {
+    throw invalid(field, 'is not a valid date');
+  }
+}
+
+/**
+ * The date range on created_at: a preset resolved at `now` in time_zone (start_date and end_date are
+ * then ignored), or CUSTOM with the given bounds (either may be left open).
+ */
+function resolveCreatedRange(filters: TWorklistFilters, now: Date): Pick<TWorklistCriteria, 'from' | 'to'> {
+  const timeZone = filters.time_zone;
+  if (!isValidTimeZone(timeZone)) throw invalid('time_zone', 'is not a known IANA time zone');
+  if (filters.date_range_type !== 'CUSTOM') {
+    const range = resolveDateRange({ type: filters.date_range_type, now, timeZone });
+    // YESTERDAY ends where today starts (exclusive); the others end now.
+    return { from: range.start, to: { at: range.end, inclusive: filters.date_range_type !== 'YESTERDAY' } };
+  }
+  const from = filters.start_date ? customBound('start_date', filters.start_date, timeZone).at : null;
+  const to = filters.end_date ? customBound('end_date', filters.end_date, timeZone) : null;
+  if (from && to && (to.inclusive ? from > to.at : from >= to.at)) {
+    throw invalid('start_date', 'must not be after end_date');
+  }
+  return { from, to };
+}
+
+/** facility_ids must all be facilities the caller may filter by (else 404 naming facility_ids). */
+async function checkFacilityIds(db: TDbOrTx, scope: TScope, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  let allowed: Set<string>;
+  if (scope.principal.role === 'REFERRING_PHYSICIAN') {
+    // Referrers see the studies they referred in any facility of the organisation.
+    const rows = await db
+      .select({ id: facilities.id })
+      .from(facilities)
+      .where(and(eq(facilities.organisationId, scope.organisationId), inArray(facilities.id, ids)));
+    allowed = new Set(rows.map((row) => row.id));
+  } else {
+    allowed = new Set(scope.facilityIds);
+  }
+  if (ids.some((id) => !allowed.has(id))) {
+    throw new AppError('NOT_FOUND', 'facility_ids: facility not found', {
+      fields: [{ field: 'facility_ids', in: 'querystring', message: 'facility not found' }],
+    });
+  }
+}
+
+/** by_user_ids must all be users of the caller's organisation (else 404 naming by_user_ids). */
+async function checkUserIds(db: TDbOrTx, scope: TScope, ids: string[]): Promise<void> {
+  const others = ids.filter((id) => id !== scope.principal.userId);
+  if (others.length === 0) return;
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.organisationId, scope.organisationId), inArray(users.id, others)));
+  if (rows.length !== others.length) {
+    throw new AppError('NOT_FOUND', 'by_user_ids: user not found', {
+      fields: [{ field: 'by_user_ids', in: 'querystring', message: 'user not found' }],
+    });
+  }
+}
+
+/** Checks the filters against the caller's scope and resolves dates; throws 4xx naming the field. */
+export async function resolveWorklistCriteria(
+  db: TDbOrTx,
+  scope: TScope,
+  filters: TWorklistFilters,
+  now: Date,
+): Promise<TWorklistCriteria> {
+  const isAdmin = scope.principal.role === 'ADMIN';
+  const statuses = [...new Set(filters.statuses)];
+  if (statuses.includes('DELETED') && !isAdmin) {
+    throw new AppError('FORBIDDEN', 'statuses: only admins may list deleted studies', {
+      fields: [{ field: 'statuses', in: 'querystring', message: 'only admins may list deleted studies' }],
+    });
+  }
+  const range = resolveCreatedRange(filters, now);
+  const facilityIds = [...new Set(filters.facility_ids)];
+  const byUserIds = effectiveByUserIds(scope.principal, filters.by_user_ids);
+  await checkFacilityIds(db, scope, facilityIds);
+  await checkUserIds(db, scope, byUserIds);
+  const search = filters.search?.trim() ?? '';
+  return {
+    scope,
+    byUserIds,
+    statuses: statuses.length > 0 ? statuses : LISTED_STATUSES,
+    countedStatuses: isAdmin ? STUDY_STATUSES : LISTED_STATUSES,
+    modalities: [...new Set(filters.modalities)],
+    facilityIds,
+    ...range,
+    searchPattern: search === '' ? null : escapeLike(search),
+  };
+}
+
+/**
+ * The WHERE clause of a worklist query: the caller's visibility, then each filter. `statuses` is
+ * always an explicit IN list, so the (…, status, created_at) indexes apply and counts can be read
+ * from the index alone.
+ */
+export function worklistWhere(
+  db: TDbOrTx,
+  criteria: TWorklistCriteria,
+  statuses: readonly TStudyStatus[],
+): SQL {
+  const conditions: (SQL | undefined)[] = [
+    visibleStudies(db, criteria.scope),
+    inArray(studies.status, [...statuses]),
+    criteria.facilityIds.length > 0 ? inArray(studies.facilityId, criteria.facilityIds) : undefined,
+    criteria.byUserIds.length > 0 ? inArray(studies.lastAssignedUserId, criteria.byUserIds) : undefined,
+    criteria.modalities.length > 0 ? inArray(studies.modalityGroup, criteria.modalities) : undefined,
+    criteria.from ? gte(studies.createdAt, criteria.from) : undefined,
+    criteria.to
+      ? criteria.to.inclusive
+        ? lte(studies.createdAt, criteria.to.at)
+        : lt(studies.createdAt, criteria.to.at)
+      : undefined,
+    criteria.searchPattern === null
+      ? undefined
+      : sql`${studies.searchText} like '%' || lower(ris_unaccent(${criteria.searchPattern})) || '%'`,
+  ];
+  return and(...conditions) ?? sql`true`;
+}
