@@ -7,7 +7,14 @@
 import { ROLES, type TRole } from '@ris/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../db/schema/index.ts';
-import { buildFacility, buildOrganisation, buildUser, TEST_PASSWORD } from '../test/factories.ts';
+import {
+  buildFacility,
+  buildOrganisation,
+  buildPatient,
+  buildStudy,
+  buildUser,
+  TEST_PASSWORD,
+} from '../test/factories.ts';
 import { startTestServer, type TTestServer } from '../test/test-server.ts';
 
 type TOperation = { security?: unknown[] };
@@ -67,7 +74,23 @@ beforeAll(async () => {
     });
     outsiderTokens.set(role, await signIn(user.email));
   }
+  // Worklist records of organisation A (issue 4): a study, its patient, a tag on it.
+  const studyA = await buildStudy(db, { facility: facilityA, status: 'TO_READ' });
+  const patientA = await buildPatient(db, { facility: facilityA });
+  const [tagA] = await db
+    .insert(t.tags)
+    .values({ scope: 'USER', name: 'Matrix', createdBy: userA.id })
+    .returning();
+  const [worklistTagA] = await db
+    .insert(t.worklistTags)
+    .values({ studyId: studyA.id, tagId: tagA?.id ?? '', userId: userA.id })
+    .returning();
   fixtures = {
+    '/api/v1/worklist/{id}': { id: studyA.id },
+    '/api/v1/worklist/statuses/{worklist_id}': { worklist_id: studyA.id },
+    '/api/v1/worklist/worklist-tags/{user_id}': { user_id: userA.id },
+    '/api/v1/worklist/worklist-tag/{id}': { id: worklistTagA?.id ?? '' },
+    '/api/v1/user/patient/{id}': { id: patientA.id },
     '/api/v1/user/{id}': { id: userA.id },
     '/api/v1/user/email/{email}': { email: userA.email },
     '/api/v1/user/details/{id}': { id: userA.id },

@@ -1,0 +1,146 @@
+import { ZWorklistItem } from '@ris/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requirePrincipal } from '../../../access/require-principal.ts';
+import { loadScope, type TScope } from '../../../access/scope.ts';
+import type { TTx } from '../../../db/client.ts';
+import { ZErrorResponses } from '../../../http/openapi-errors.ts';
+import { assertActingAs } from '../worklist.policy.ts';
+import { assignRadiologist, unassignRadiologist } from './assign-radiologist.ts';
+import type { TBulkResult } from './bulk.ts';
+import { setPriorityTag } from './priority-tags.ts';
+import { presentAndPublish } from './publish.ts';
+import { ZAssignPriorityBody, ZAssignRadiologistBody, ZBulkBody, ZSkipped } from './worklist-requests.ts';
+
+const security = [{ bearerAuth: [] }];
+const tags = ['worklist'];
+
+const ZBulkResponse = z.object({
+  /** The items changed, as they are now. */
+  updated_worklists: z.array(ZWorklistItem),
+  /** Items the caller may see but that were left unchanged, with the reason. */
+  skipped: z.array(ZSkipped),
+});
+
+const BULK_NOTE =
+  'Applies to the items the caller may change, in one transaction, and reports the others in `skipped`. Empty worklist_ids → 400; ids the caller cannot see → 404 naming them, nothing changes.';
+
+/** The bulk actions on selected worklist items. */
+export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.deps.database;
+
+  async function run(
+    request: FastifyRequest,
+    byUserId: string | undefined,
+    command: (tx: TTx, scope: TScope) => Promise<TBulkResult>,
+  ) {
+    const scope = await loadScope(db, requirePrincipal(request));
+    assertActingAs(scope.principal, byUserId);
+    const result = await db.transaction((tx) => command(tx, scope));
+    return respond(app, scope, result);
+  }
+
+  app.put(
+    '/worklist/assign/radiologist',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Assign a radiologist to items',
+        description: `The radiologist must be active, a RADIOLOGIST of the organisation and work for each item's facility. ${BULK_NOTE}`,
+        body: ZAssignRadiologistBody,
+        response: { 200: ZBulkResponse, ...ZErrorResponses },
+      },
+    },
+    async (request) => {
+      const scope = await loadScope(db, requirePrincipal(request));
+      assertActingAs(scope.principal, request.body.by_user_id);
+      const result = await db.transaction((tx) =>
+        assignRadiologist(tx, {
+          scope,
+          worklistIds: request.body.worklist_ids,
+          assigneeId: request.body.last_assigned_user_fk,
+        }),
+      );
+      for (const notification of result.notifications) {
+        app.events.emit('notification.created', {
+          organisationId: scope.organisationId,
+          userId: notification.userId,
+          notification: {
+            id: notification.id,
+            type: notification.type,
+            title: notification.title,
+            body: notification.body,
+            data: notification.data,
+            created_at: notification.createdAt.toISOString(),
+          },
+        });
+      }
+      return respond(app, scope, result);
+    },
+  );
+
+  app.put(
+    '/worklist/unassign/radiologist',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Unassign the radiologist of items (back to TO_READ while no report content exists)',
+        description: BULK_NOTE,
+        body: ZBulkBody,
+        response: { 200: ZBulkResponse, ...ZErrorResponses },
+      },
+    },
+    async (request) =>
+      run(request, request.body.by_user_id, (tx, scope) =>
+        unassignRadiologist(tx, { scope, worklistIds: request.body.worklist_ids }),
+      ),
+  );
+
+  app.put(
+    '/worklist/assign/priority-tag',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Set the priority tag of items',
+        description: BULK_NOTE,
+        body: ZAssignPriorityBody,
+        response: { 200: ZBulkResponse, ...ZErrorResponses },
+      },
+    },
+    async (request) =>
+      run(request, request.body.by_user_id, (tx, scope) =>
+        setPriorityTag(tx, {
+          scope,
+          worklistIds: request.body.worklist_ids,
+          priorityTag: request.body.priority_tag,
+        }),
+      ),
+  );
+
+  app.put(
+    '/worklist/unassign/priority-tag',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Clear the priority tag of items',
+        description: BULK_NOTE,
+        body: ZBulkBody,
+        response: { 200: ZBulkResponse, ...ZErrorResponses },
+      },
+    },
+    async (request) =>
+      run(request, request.body.by_user_id, (tx, scope) =>
+        setPriorityTag(tx, { scope, worklistIds: request.body.worklist_ids, priorityTag: null }),
+      ),
+  );
+};
+
+async function respond(app: FastifyInstance, scope: TScope, result: TBulkResult) {
+  const updated = await presentAndPublish(app, scope.organisationId, result.updatedIds);
+  return { updated_worklists: updated, skipped: result.skipped };
+}

@@ -1,0 +1,88 @@
+import type { TStudyStatus } from '@ris/domain';
+import type { TPrincipal } from '../../auth/principal.ts';
+import { AppError } from '../../http/app-error.ts';
+
+/** What may be done to a worklist item the caller can already see (visibility is decided in SQL). */
+export type TWorklistAction =
+  | 'read'
+  | 'create-order'
+  | 'activate'
+  | 'duplicate'
+  | 'edit-details'
+  | 'set-priority'
+  | 'toggle-collaboration'
+  | 'assign-anyone'
+  | 'assign-self'
+  | 'unassign'
+  | 'delete';
+
+type TStudyFacts = { status: TStudyStatus; lastAssignedUserId: string | null };
+
+/** Roles that run the front desk of a facility: create, activate, duplicate and correct orders. */
+const ORDER_DESK = ['ADMIN', 'FACILITY_ADMIN', 'TRANSCRIPTIONIST'] as const;
+/** Roles that hand work out to radiologists. */
+const DISPATCHERS = ['ADMIN', 'FACILITY_ADMIN'] as const;
+
+const isOneOf = (role: TPrincipal['role'], roles: readonly string[]) => role !== null && roles.includes(role);
+
+/**
+ * Decisions (the specification leaves per-role permissions open, §6):
+ * - create-order / activate / duplicate / edit-details: ADMIN, FACILITY_ADMIN and TRANSCRIPTIONIST
+ *   (of the item's facility — the scoped load guarantees that). Radiologists and referring
+ *   physicians may not. Details of a FINAL study only an ADMIN corrects.
+ * - set-priority: the order desk, and the radiologist the study is assigned to.
+ * - toggle-collaboration: ADMIN and the assigned radiologist (the transcriptionist is told by toast).
+ * - assign-anyone: ADMIN and FACILITY_ADMIN; assign-self: a RADIOLOGIST claiming an unassigned study.
+ * - unassign: ADMIN, FACILITY_ADMIN and the assigned radiologist (handing work back).
+ * - delete: ADMIN only (soft delete to DELETED).
+ * Referring physicians only read what they referred.
+ */
+export function canWorklist(principal: TPrincipal, action: TWorklistAction, study?: TStudyFacts): boolean {
+  const { role } = principal;
+  const isAssignee = !!study && study.lastAssignedUserId === principal.userId;
+  switch (action) {
+    case 'read':
+      return true;
+    case 'create-order':
+    case 'activate':
+    case 'duplicate':
+      return isOneOf(role, ORDER_DESK);
+    case 'edit-details':
+      return study?.status === 'FINAL' ? role === 'ADMIN' : isOneOf(role, ORDER_DESK);
+    case 'set-priority':
+      return isOneOf(role, ORDER_DESK) || (role === 'RADIOLOGIST' && isAssignee);
+    case 'toggle-collaboration':
+      return role === 'ADMIN' || (role === 'RADIOLOGIST' && isAssignee);
+    case 'assign-anyone':
+      return isOneOf(role, DISPATCHERS);
+    case 'assign-self':
+      return role === 'RADIOLOGIST' && (!study || study.lastAssignedUserId === null);
+    case 'unassign':
+      return isOneOf(role, DISPATCHERS) || (role === 'RADIOLOGIST' && isAssignee);
+    case 'delete':
+      return role === 'ADMIN';
+  }
+}
+
+export function authorizeWorklist(
+  principal: TPrincipal,
+  action: TWorklistAction,
+  study?: TStudyFacts,
+  message = 'You may not do this to this worklist item',
+): void {
+  if (!canWorklist(principal, action, study)) throw new AppError('FORBIDDEN', message);
+}
+
+/**
+ * by_user_id / by_user_fk name who acts. Identity comes from the token only: the field may be left
+ * out or name the caller; naming anyone else is refused (403), never trusted.
+ */
+export function assertActingAs(
+  principal: TPrincipal,
+  byUserId: string | undefined,
+  field = 'by_user_id',
+): void {
+  if (byUserId !== undefined && byUserId !== principal.userId) {
+    throw new AppError('FORBIDDEN', `${field}: you may act only as yourself`, { field });
+  }
+}

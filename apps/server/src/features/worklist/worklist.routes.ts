@@ -1,0 +1,134 @@
+import multipart from '@fastify/multipart';
+import { ZUuid, ZWorklistItem } from '@ris/domain';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requirePrincipal } from '../../access/require-principal.ts';
+import { loadScope } from '../../access/scope.ts';
+import { AppError } from '../../http/app-error.ts';
+import { ZErrorResponses } from '../../http/openapi-errors.ts';
+import { bulkRoutes } from './commands/bulk.routes.ts';
+import { MULTIPART_LIMITS } from './commands/form-data.ts';
+import { orderRoutes } from './commands/order.routes.ts';
+import { presentAndPublish } from './commands/publish.ts';
+import { statusHistory, ZStatusHistory } from './commands/status-history.ts';
+import { deleteStudy, updateStudy } from './commands/update-study.ts';
+import { ZByUser, ZUpdateWorklistBody } from './commands/worklist-requests.ts';
+import { assertActingAs } from './worklist.policy.ts';
+import { findVisibleStudy } from './worklist.queries.ts';
+import { presentWorklistRows } from './worklist.presenter.ts';
+
+const security = [{ bearerAuth: [] }];
+const tags = ['worklist'];
+
+/**
+ * The write side of the worklist (orders, item read/update/delete, assignment, priority, history).
+ * GET /worklist and /worklist/status/count live in ./list. Multipart is registered here only.
+ */
+export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(multipart, { limits: MULTIPART_LIMITS });
+  const { db } = app.deps.database;
+  const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
+
+  /** The visible item; deleted items are visible to admins only. */
+  async function loadVisible(request: FastifyRequest, id: string) {
+    const scope = await scopeOf(request);
+    const row = await findVisibleStudy(db, scope, id);
+    if (!row || (row.study.status === 'DELETED' && scope.principal.role !== 'ADMIN')) {
+      throw AppError.notFound('Worklist item');
+    }
+    return row;
+  }
+
+  app.get(
+    '/worklist/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'One worklist item the caller may see',
+        params: z.object({ id: ZUuid }),
+        response: { 200: ZWorklistItem, ...ZErrorResponses },
+      },
+    },
+    async (request) => {
+      const row = await loadVisible(request, request.params.id);
+      const [item] = await presentWorklistRows(db, [row]);
+      if (!item) throw AppError.notFound('Worklist item');
+      return item;
+    },
+  );
+
+  app.put(
+    '/worklist/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Change patient details, study details, priority or collaboration of an item',
+        description:
+          'Each field needs its permission (see worklist.policy.ts). Patient fields correct the patient record, so every study of that patient changes with it.',
+        params: z.object({ id: ZUuid }),
+        body: ZUpdateWorklistBody,
+        response: { 200: ZWorklistItem, ...ZErrorResponses },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request);
+      const ids = await db.transaction(async (tx) => {
+        const changed = await updateStudy(tx, { scope, id: request.params.id, body: request.body });
+        assertActingAs(scope.principal, request.body.by_user_id);
+        return changed;
+      });
+      const [item] = await presentAndPublish(app, scope.organisationId, ids);
+      if (!item) throw AppError.notFound('Worklist item');
+      return item;
+    },
+  );
+
+  app.delete(
+    '/worklist/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Soft-delete an item (status DELETED; administrators only; FINAL items cannot be deleted)',
+        params: z.object({ id: ZUuid }),
+        querystring: ZByUser,
+        body: ZByUser.nullish(),
+        response: { 200: ZWorklistItem, ...ZErrorResponses },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request);
+      const id = await db.transaction(async (tx) => {
+        const deleted = await deleteStudy(tx, { scope, id: request.params.id });
+        assertActingAs(scope.principal, request.body?.by_user_id ?? request.query.by_user_id);
+        return deleted;
+      });
+      const [item] = await presentAndPublish(app, scope.organisationId, [id]);
+      if (!item) throw AppError.notFound('Worklist item');
+      return item;
+    },
+  );
+
+  app.get(
+    '/worklist/statuses/:worklist_id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Status history of an item: from, to, who, when (oldest first)',
+        params: z.object({ worklist_id: ZUuid }),
+        response: { 200: ZStatusHistory, ...ZErrorResponses },
+      },
+    },
+    async (request) => {
+      const row = await loadVisible(request, request.params.worklist_id);
+      return statusHistory(db, row.study.id);
+    },
+  );
+
+  await app.register(orderRoutes);
+  await app.register(bulkRoutes);
+};
