@@ -48,6 +48,8 @@ export type TTestServerOptions = {
   routes?: (app: FastifyInstance) => void | Promise<void>;
   /** Probe routes inside /api/v1 behind the authenticate hook (request.principal is set). */
   securedRoutes?: (secured: FastifyInstance) => void | Promise<void>;
+  /** The server's clock (app.deps.clock), e.g. a fixed instant for date presets. */
+  clock?: () => Date;
 };
 
 /**
@@ -79,6 +81,7 @@ export async function startTestServer(options: TTestServerOptions = {}): Promise
     config,
     database,
     blobs,
+    clock: options.clock,
     beforeReady: options.routes,
     beforeReadySecured: options.securedRoutes,
   });

@@ -1,0 +1,111 @@
+import { LISTEN_TOPIC_EVENT, SOCKET_PATH, SOCKET_TRANSPORTS } from '@ris/domain';
+import type { FastifyInstance } from 'fastify';
+import { Server } from 'socket.io';
+import type { TUserTokenState } from '../auth/revocation.ts';
+import { AppError } from '../http/app-error.ts';
+import { authenticateSocket, currentPrincipal } from './realtime-auth.ts';
+import { publishDomainEvents } from './realtime-publisher.ts';
+import { rooms, type TRealtimeServer, type TRealtimeSocket } from './realtime-rooms.ts';
+import { listenTopic, setWorklistRooms, worklistRoomsOf } from './realtime-topics.ts';
+import { connectRedisAdapter } from './redis-adapter.ts';
+import { watchUserChanges } from './user-changes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The socket.io server at SOCKET_PATH (apps/server/src/realtime). Features emit app.events instead. */
+    realtime: TRealtimeServer;
+  }
+}
+
+/** Clients only send { topic }; anything bigger is refused by the transport. */
+const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
+
+/**
+ * Attaches socket.io to the app's HTTP server: websocket only, same origin (no CORS), every handshake
+ * authenticated by the identity module's verifier, each topic authorised, domain events delivered to
+ * the rooms allowed to see them, sockets of a revoked or disabled user disconnected at once. Closed
+ * with the app.
+ */
+export async function registerRealtime(app: FastifyInstance): Promise<void> {
+  const { database, config } = app.deps;
+  const db = database.db;
+  const verifier = app.identity.verifier;
+  const io: TRealtimeServer = new Server(app.server, {
+    path: SOCKET_PATH,
+    transports: [...SOCKET_TRANSPORTS],
+    serveClient: false,
+    maxHttpBufferSize: MAX_CLIENT_MESSAGE_BYTES,
+    // Other upgrade handlers (the collaboration server) share this HTTP server: leave their requests be.
+    destroyUpgrade: false,
+  });
+  const redis = config.redisUrl ? await connectRedisAdapter(config.redisUrl, app.log) : null;
+  if (redis) io.adapter(redis.adapter);
+  app.decorate('realtime', io);
+
+  io.use(authenticateSocket(verifier, app.identity.context.cache));
+  io.on('connection', (socket: TRealtimeSocket) => {
+    socket.on(LISTEN_TOPIC_EVENT, (payload, ack) => {
+      void listenTopic(db, app.log, socket, payload).then((result) => {
+        if (typeof ack === 'function') ack(result);
+      });
+    });
+  });
+
+  const stopPublishing = publishDomainEvents(io, app.events, db, app.log);
+
+  /** Applies a user's current state to one socket: disconnect if revoked, else refresh its rooms. */
+  async function recheck(socket: TRealtimeSocket, state: TUserTokenState | null): Promise<void> {
+    const principal = currentPrincipal(state, socket.data.principal);
+    if (!principal) {
+      socket.disconnect(true);
+      return;
+    }
+    socket.data.principal = principal;
+    if (!socket.data.worklistRooms) return;
+    // A user who lost every scope (no role any more) keeps no worklist room.
+    const next = await worklistRoomsOf(db, socket).catch((error: unknown) => {
+      if (error instanceof AppError) return [];
+      throw error;
+    });
+    await setWorklistRooms(socket, next);
+  }
+  /** Checks again this replica's sockets of one user (or of everyone): each replica checks its own. */
+  async function recheckSockets(userId: string | null): Promise<void> {
+    const namespace = io.of('/');
+    const byUser = new Map<string, TRealtimeSocket[]>();
+    const ids = userId ? (namespace.adapter.rooms.get(rooms.user(userId)) ?? []) : namespace.sockets.keys();
+    for (const id of ids) {
+      const socket = namespace.sockets.get(id);
+      if (!socket) continue;
+      const list = byUser.get(socket.data.principal.userId) ?? [];
+      byUser.set(socket.data.principal.userId, [...list, socket]);
+    }
+    for (const [user, sockets] of byUser) {
+      // Read fresh (not the cached entry): this news may reach us before the identity's own listener.
+      const state = await app.identity.context.cache.load(user);
+      await Promise.all(sockets.map((socket) => recheck(socket, state)));
+    }
+  }
+  function recheckAll(userId: string | null): void {
+    recheckSockets(userId).catch((error: unknown) =>
+      app.log.error({ err: error, userId }, 'realtime recheck failed'),
+    );
+  }
+  const stopWatching = await watchUserChanges(
+    database,
+    { changed: (userId) => recheckAll(userId), resync: () => recheckAll(null) },
+    app.log,
+  );
+
+  // Before the HTTP server stops: end the websockets, or it would wait for them.
+  app.addHook('preClose', async () => {
+    stopPublishing();
+    io.local.disconnectSockets(true);
+    io.engine.close();
+  });
+  app.addHook('onClose', async () => {
+    await stopWatching();
+    await io.of('/').adapter.close();
+    await redis?.close();
+  });
+}
