@@ -9,11 +9,18 @@ import { DomainEvents } from './events/domain-events.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { organisationRoutes } from './features/organisations/organisations.routes.ts';
 import { userRoutes } from './features/users/users.routes.ts';
+import { patientRoutes } from './features/patients/patients.routes.ts';
+import { radiologistRoutes } from './features/radiologists/radiologists.routes.ts';
+import { referringPhysicianRoutes } from './features/referring-physicians/referring-physicians.routes.ts';
+import { tagRoutes } from './features/tags/tags.routes.ts';
+import { worklistRoutes } from './features/worklist/worklist.routes.ts';
+import { worklistListRoutes } from './features/worklist/list/worklist-list.routes.ts';
 import type { BlobStore } from './files/blob-store.ts';
 import type { Mailer } from './integrations/mail/mailer.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { loggerOptions, requestId } from './http/logger.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerRealtime } from './realtime/realtime-server.ts';
 import { registerSpa } from './http/spa.ts';
 
 export type TAppDeps = {
@@ -22,6 +29,8 @@ export type TAppDeps = {
   blobs: BlobStore;
   /** Replaces the mailer chosen from the configuration (SMTP_URL or the outbox). */
   mailer?: Mailer | undefined;
+  /** The current time for date presets (worklist TODAY, …); tests fix it. Default: the system clock. */
+  clock?: (() => Date) | undefined;
 };
 
 type TBuildOptions = TAppDeps & {
@@ -76,6 +85,8 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
     reply.header('x-frame-options', 'DENY');
   });
   registerErrorHandling(app);
+  // socket.io at /ws/ (same HTTP server): authenticated sockets, rooms per facility, app.events → clients.
+  await registerRealtime(app);
 
   await registerOpenApi(app, config.publicUrl);
   await app.register(healthRoutes(deps.database.db));
@@ -89,6 +100,12 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
         // ---- Feature routes that need a signed-in user register here, each from its own folder. ----
         await secured.register(userRoutes);
         await secured.register(organisationRoutes);
+        await secured.register(worklistRoutes);
+        await secured.register(tagRoutes);
+        await secured.register(radiologistRoutes);
+        await secured.register(patientRoutes);
+        await secured.register(referringPhysicianRoutes);
+        await secured.register(worklistListRoutes);
         if (beforeReadySecured) await beforeReadySecured(secured);
       });
       if (beforeReady) await beforeReady(api);

@@ -42,6 +42,7 @@ export const ZConfigEnv = z.object({
   AUTH_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters (use 32+ random bytes)').optional(),
   AUTH_ID_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
   AUTH_REFRESH_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  AUTH_REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(10).default(10),
   AUTH_PASSWORD_MIN_LENGTH: z.coerce
     .number()
     .int()
@@ -63,6 +64,11 @@ export const ZConfigEnv = z.object({
     .refine((value) => /^smtps?:\/\//.test(value), 'must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().min(3).default('RIS <no-reply@localhost>'),
+  REDIS_URL: z
+    .string()
+    .url()
+    .refine((value) => /^rediss?:\/\//.test(value), 'must be a redis:// or rediss:// URL')
+    .optional(),
 });
 
 export type TConfig = {
@@ -82,6 +88,8 @@ export type TConfig = {
   demoPassword: string;
   auth: TAuthConfig;
   mail: { smtpUrl: string | null; from: string };
+  /** Redis for the socket.io adapter (events reach sockets on every replica); null: this process only. */
+  redisUrl: string | null;
 };
 
 /** Identity settings (apps/server/src/auth); documented in .env.example. */
@@ -90,6 +98,8 @@ export type TAuthConfig = {
   tokenSecret: string | null;
   idTokenTtlSeconds: number;
   refreshTtlDays: number;
+  /** How long after its rotation a refresh cookie may come back without ending the session (0-10 s). */
+  refreshReuseGraceSeconds: number;
   passwordMinLength: number;
   signupEnabled: boolean;
   emailLinkEnabled: boolean;
@@ -146,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       tokenSecret: e.AUTH_TOKEN_SECRET ?? null,
       idTokenTtlSeconds: e.AUTH_ID_TOKEN_TTL_SECONDS,
       refreshTtlDays: e.AUTH_REFRESH_TTL_DAYS,
+      refreshReuseGraceSeconds: e.AUTH_REFRESH_REUSE_GRACE_SECONDS,
       passwordMinLength: e.AUTH_PASSWORD_MIN_LENGTH,
       signupEnabled: e.AUTH_SIGNUP_ENABLED,
       emailLinkEnabled: e.AUTH_EMAIL_LINK_ENABLED,
@@ -158,5 +169,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       emailLinkTtlMinutes: e.AUTH_EMAIL_LINK_TTL_MINUTES,
     },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
+    redisUrl: e.REDIS_URL ?? null,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSettingsStore } from './settings-store.ts';
+import { createSettingsStore, tableSettingsOf } from './settings-store.ts';
 import { STORAGE_KEYS, createMemoryStorage } from './session-storage.ts';
 
 function stored(storage: ReturnType<typeof createMemoryStorage>): Record<string, unknown> {
@@ -13,10 +13,12 @@ describe('settings store', () => {
     const state = createSettingsStore(createMemoryStorage()).getState();
     expect(state.theme).toBe('dark');
     expect(state.pageSizes).toEqual({ worklist: 10, reportFinder: 20 });
-    expect(state.tableSettings.quickAction).toBe('edit');
-    expect(state.tableSettings.defaultViewer).toBe('ohif');
-    expect(state.tableSettings.worklistColumns[0]?.id).toBe('patient_name');
-    expect(state.tableSettings.worklistColumns.at(-1)?.id).toBe('actions');
+    const table = tableSettingsOf(state, 'any-user');
+    expect(table.quickAction).toBe('edit');
+    expect(table.defaultViewer).toBe('ohif');
+    expect(table.worklistColumns[0]?.id).toBe('patient_name');
+    expect(table.worklistColumns.at(-1)?.id).toBe('actions');
+    expect(state.worklistGroup).toBe('ALL');
     expect(state.worklistFilters).toMatchObject({
       date_range_type: 'TODAY',
       sort_by: 'created_at',
@@ -46,14 +48,21 @@ describe('settings store', () => {
     storage.setItem(
       STORAGE_KEYS.settings,
       JSON.stringify({
-        version: 1,
-        state: { tableSettings: { worklistColumns: [{ id: 'actions', visible: true }, { id: 'gone' }] } },
+        version: 2,
+        state: {
+          worklistGroup: 'NOPE',
+          tableSettingsByUser: {
+            u1: { worklistColumns: [{ id: 'actions', visible: true }, { id: 'gone' }], quickAction: 'zap' },
+          },
+        },
       }),
     );
     const state = createSettingsStore(storage).getState();
-    expect(state.tableSettings.worklistColumns[0]?.id).toBe('patient_name');
-    expect(state.tableSettings.worklistColumns.at(-1)?.id).toBe('actions');
-    expect(state.tableSettings.quickAction).toBe('edit');
+    const table = tableSettingsOf(state, 'u1');
+    expect(table.worklistColumns[0]?.id).toBe('patient_name');
+    expect(table.worklistColumns.at(-1)?.id).toBe('actions');
+    expect(table.quickAction).toBe('edit');
+    expect(state.worklistGroup).toBe('ALL');
   });
 
   it('runs the tab operations and rejects invalid page sizes', () => {
@@ -84,9 +93,36 @@ describe('settings store', () => {
   it('reset returns to the defaults', () => {
     const store = createSettingsStore(createMemoryStorage());
     store.getState().setTheme('light');
-    store.getState().setWorklistColumnVisible('facility', false);
+    store.getState().setWorklistColumnVisible('u1', 'facility', false);
     store.getState().reset();
     expect(store.getState().theme).toBe('dark');
-    expect(store.getState().tableSettings.worklistColumns.every((column) => column.visible)).toBe(true);
+    const columns = tableSettingsOf(store.getState(), 'u1').worklistColumns;
+    expect(columns.every((column) => column.visible)).toBe(true);
+  });
+
+  it('keeps table settings per user and across a reload', () => {
+    const storage = createMemoryStorage();
+    const store = createSettingsStore(storage);
+    const { setWorklistColumnVisible, moveWorklistColumnTo, setQuickAction, setDefaultViewer } =
+      store.getState();
+    setWorklistColumnVisible('u1', 'facility', false);
+    moveWorklistColumnTo('u1', 'status', 'patient_id');
+    setQuickAction('u1', 'view');
+    setDefaultViewer('u2', 'weasis');
+
+    const reloaded = createSettingsStore(storage).getState();
+    const first = tableSettingsOf(reloaded, 'u1');
+    expect(first.worklistColumns.find((column) => column.id === 'facility')?.visible).toBe(false);
+    expect(first.worklistColumns.map((column) => column.id).slice(0, 3)).toEqual([
+      'patient_name',
+      'status',
+      'patient_id',
+    ]);
+    expect(first.quickAction).toBe('view');
+    expect(first.defaultViewer).toBe('ohif');
+    const second = tableSettingsOf(reloaded, 'u2');
+    expect(second.defaultViewer).toBe('weasis');
+    expect(second.worklistColumns.every((column) => column.visible)).toBe(true);
+    expect(tableSettingsOf(reloaded, undefined).quickAction).toBe('edit');
   });
 });

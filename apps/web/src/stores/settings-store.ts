@@ -7,12 +7,16 @@ import {
   DEFAULT_THEME,
   DEFAULT_VIEWER,
   DEFAULT_WORKLIST_SORT_BY,
+  QUICK_ACTIONS,
   SESSION_PAGE_SIZES,
+  STATUS_GROUPS,
   THEMES,
+  VIEWERS,
   type TDateRangeType,
   type TModality,
   type TQuickAction,
   type TSortOrder,
+  type TStatusGroup,
   type TStudyStatus,
   type TTheme,
   type TViewer,
@@ -23,6 +27,7 @@ import * as tabOps from './tabs.ts';
 import {
   defaultWorklistColumns,
   moveColumn,
+  moveColumnOnto,
   normaliseWorklistColumns,
   setColumnVisible,
   type TWorklistColumnSetting,
@@ -54,7 +59,10 @@ export type TPageSizes = Record<TPageSizeKey, number>;
 /** What is kept in sessionStorage: survives a reload, forgotten when the tab closes or on logout. */
 export interface SettingsData extends tabOps.TTabsState {
   worklistFilters: TWorklistFilters;
-  tableSettings: TTableSettings;
+  /** The worklist's filter tab (ALL, ORDERED, ON_PROGRESS, COMPLETED). */
+  worklistGroup: TStatusGroup;
+  /** Table settings per user id: two people sharing a browser tab keep their own columns. */
+  tableSettingsByUser: Record<string, TTableSettings>;
   theme: TTheme;
   pageSizes: TPageSizes;
 }
@@ -62,11 +70,14 @@ export interface SettingsData extends tabOps.TTabsState {
 export interface SettingsActions {
   setWorklistFilters: (patch: Partial<TWorklistFilters>) => void;
   resetWorklistFilters: () => void;
-  setWorklistColumnVisible: (id: TWorklistColumn, visible: boolean) => void;
-  moveWorklistColumn: (id: TWorklistColumn, toIndex: number) => void;
-  resetWorklistColumns: () => void;
-  setQuickAction: (action: TQuickAction) => void;
-  setDefaultViewer: (viewer: TViewer) => void;
+  setWorklistGroup: (group: TStatusGroup) => void;
+  setWorklistColumnVisible: (userId: string, id: TWorklistColumn, visible: boolean) => void;
+  moveWorklistColumn: (userId: string, id: TWorklistColumn, toIndex: number) => void;
+  /** Moves a column to where another one is (drag and drop onto `overId`). */
+  moveWorklistColumnTo: (userId: string, id: TWorklistColumn, overId: TWorklistColumn) => void;
+  resetWorklistColumns: (userId: string) => void;
+  setQuickAction: (userId: string, action: TQuickAction) => void;
+  setDefaultViewer: (userId: string, viewer: TViewer) => void;
   setTheme: (theme: TTheme) => void;
   toggleTheme: () => void;
   setPageSize: (key: TPageSizeKey, size: number) => void;
@@ -95,14 +106,29 @@ export function defaultWorklistFilters(): TWorklistFilters {
   };
 }
 
+export function defaultTableSettings(): TTableSettings {
+  return {
+    worklistColumns: defaultWorklistColumns(),
+    quickAction: DEFAULT_QUICK_ACTION,
+    defaultViewer: DEFAULT_VIEWER,
+  };
+}
+
+const DEFAULT_TABLE_SETTINGS = defaultTableSettings();
+
+/** A user's table settings, or the defaults (the same object each time, so selectors stay stable). */
+export function tableSettingsOf(
+  state: Pick<SettingsData, 'tableSettingsByUser'>,
+  userId: string | undefined,
+) {
+  return (userId ? state.tableSettingsByUser[userId] : undefined) ?? DEFAULT_TABLE_SETTINGS;
+}
+
 export function defaultSettings(): SettingsData {
   return {
     worklistFilters: defaultWorklistFilters(),
-    tableSettings: {
-      worklistColumns: defaultWorklistColumns(),
-      quickAction: DEFAULT_QUICK_ACTION,
-      defaultViewer: DEFAULT_VIEWER,
-    },
+    worklistGroup: 'ALL',
+    tableSettingsByUser: {},
     theme: DEFAULT_THEME,
     pageSizes: { ...SESSION_PAGE_SIZES },
     ...tabOps.EMPTY_TABS,
@@ -113,21 +139,43 @@ function isTheme(value: unknown): value is TTheme {
   return typeof value === 'string' && (THEMES as readonly string[]).includes(value);
 }
 
+function isStatusGroup(value: unknown): value is TStatusGroup {
+  return typeof value === 'string' && (STATUS_GROUPS as readonly string[]).includes(value);
+}
+
+/** One user's stored table settings over the defaults, with the column list repaired. */
+function repairTableSettings(stored: unknown): TTableSettings {
+  const data = typeof stored === 'object' && stored !== null ? (stored as Partial<TTableSettings>) : {};
+  const merged = { ...defaultTableSettings(), ...data };
+  return {
+    quickAction: (QUICK_ACTIONS as readonly string[]).includes(merged.quickAction)
+      ? merged.quickAction
+      : DEFAULT_QUICK_ACTION,
+    defaultViewer: (VIEWERS as readonly string[]).includes(merged.defaultViewer)
+      ? merged.defaultViewer
+      : DEFAULT_VIEWER,
+    worklistColumns: normaliseWorklistColumns(
+      Array.isArray(merged.worklistColumns) ? merged.worklistColumns : [],
+    ),
+  };
+}
+
 /** Merges what was stored over the defaults, repairing stale parts instead of trusting them. */
 function mergeStored(stored: unknown, current: SettingsState): SettingsState {
   if (typeof stored !== 'object' || stored === null) return current;
   const data = stored as Partial<SettingsData>;
-  const tableSettings = { ...current.tableSettings, ...data.tableSettings };
+  const byUser: Record<string, TTableSettings> = {};
+  if (typeof data.tableSettingsByUser === 'object' && data.tableSettingsByUser !== null) {
+    for (const [userId, settings] of Object.entries(data.tableSettingsByUser)) {
+      byUser[userId] = repairTableSettings(settings);
+    }
+  }
   return {
     ...current,
     ...data,
     worklistFilters: { ...current.worklistFilters, ...data.worklistFilters },
-    tableSettings: {
-      ...tableSettings,
-      worklistColumns: normaliseWorklistColumns(
-        Array.isArray(tableSettings.worklistColumns) ? tableSettings.worklistColumns : [],
-      ),
-    },
+    worklistGroup: isStatusGroup(data.worklistGroup) ? data.worklistGroup : current.worklistGroup,
+    tableSettingsByUser: byUser,
     theme: isTheme(data.theme) ? data.theme : current.theme,
     pageSizes: { ...current.pageSizes, ...data.pageSizes },
   };
@@ -138,21 +186,43 @@ export function createSettingsStore(storage: StateStorage = sessionOrMemoryStora
   return createStore<SettingsState>()(
     persist(
       (set) => {
-        const setTable = (patch: (table: TTableSettings) => Partial<TTableSettings>): void => {
-          set((state) => ({ tableSettings: { ...state.tableSettings, ...patch(state.tableSettings) } }));
+        const setTable = (
+          userId: string,
+          patch: (table: TTableSettings) => Partial<TTableSettings>,
+        ): void => {
+          set((state) => {
+            const current = tableSettingsOf(state, userId);
+            return {
+              tableSettingsByUser: {
+                ...state.tableSettingsByUser,
+                [userId]: { ...current, ...patch(current) },
+              },
+            };
+          });
         };
         return {
           ...defaultSettings(),
           setWorklistFilters: (patch) =>
             set((state) => ({ worklistFilters: { ...state.worklistFilters, ...patch } })),
-          resetWorklistFilters: () => set({ worklistFilters: defaultWorklistFilters() }),
-          setWorklistColumnVisible: (id, visible) =>
-            setTable((table) => ({ worklistColumns: setColumnVisible(table.worklistColumns, id, visible) })),
-          moveWorklistColumn: (id, toIndex) =>
-            setTable((table) => ({ worklistColumns: moveColumn(table.worklistColumns, id, toIndex) })),
-          resetWorklistColumns: () => setTable(() => ({ worklistColumns: defaultWorklistColumns() })),
-          setQuickAction: (quickAction) => setTable(() => ({ quickAction })),
-          setDefaultViewer: (defaultViewer) => setTable(() => ({ defaultViewer })),
+          resetWorklistFilters: () =>
+            set({ worklistFilters: defaultWorklistFilters(), worklistGroup: 'ALL' }),
+          setWorklistGroup: (worklistGroup) => set({ worklistGroup }),
+          setWorklistColumnVisible: (userId, id, visible) =>
+            setTable(userId, (table) => ({
+              worklistColumns: setColumnVisible(table.worklistColumns, id, visible),
+            })),
+          moveWorklistColumn: (userId, id, toIndex) =>
+            setTable(userId, (table) => ({
+              worklistColumns: moveColumn(table.worklistColumns, id, toIndex),
+            })),
+          moveWorklistColumnTo: (userId, id, overId) =>
+            setTable(userId, (table) => ({
+              worklistColumns: moveColumnOnto(table.worklistColumns, id, overId),
+            })),
+          resetWorklistColumns: (userId) =>
+            setTable(userId, () => ({ worklistColumns: defaultWorklistColumns() })),
+          setQuickAction: (userId, quickAction) => setTable(userId, () => ({ quickAction })),
+          setDefaultViewer: (userId, defaultViewer) => setTable(userId, () => ({ defaultViewer })),
           setTheme: (theme) => set({ theme }),
           toggleTheme: () => set((state) => ({ theme: state.theme === 'dark' ? 'light' : 'dark' })),
           setPageSize: (key, size) =>
@@ -168,18 +238,20 @@ export function createSettingsStore(storage: StateStorage = sessionOrMemoryStora
       },
       {
         name: STORAGE_KEYS.settings,
-        version: 1,
+        version: 2,
         storage: createJSONStorage(() => storage),
         partialize: ({
           worklistFilters,
-          tableSettings,
+          worklistGroup,
+          tableSettingsByUser,
           theme,
           pageSizes,
           tabs,
           activeTabId,
         }): SettingsData => ({
           worklistFilters,
-          tableSettings,
+          worklistGroup,
+          tableSettingsByUser,
           theme,
           pageSizes,
           tabs,

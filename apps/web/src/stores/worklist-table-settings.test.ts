@@ -3,6 +3,7 @@ import { WORKLIST_COLUMNS } from '@ris/domain';
 import {
   defaultWorklistColumns,
   moveColumn,
+  moveColumnOnto,
   normaliseWorklistColumns,
   setColumnVisible,
   visibleColumnIds,
@@ -48,5 +49,17 @@ describe('worklist table settings', () => {
     expect(columns.find((column) => column.id === 'status')?.visible).toBe(false);
     expect(columns.find((column) => column.id === 'actions')?.visible).toBe(true);
     expect(columns.find((column) => column.id === 'facility')?.visible).toBe(true);
+  });
+
+  it('drops a column onto another: before it moving up, after it moving down, pinned ones fixed', () => {
+    const up = moveColumnOnto(defaultWorklistColumns(), 'facility', 'modality');
+    expect(ids(up).slice(0, 4)).toEqual(['patient_name', 'patient_id', 'facility', 'modality']);
+    const down = moveColumnOnto(defaultWorklistColumns(), 'patient_id', 'study');
+    expect(ids(down).slice(0, 4)).toEqual(['patient_name', 'modality', 'study', 'patient_id']);
+    expect(ids(moveColumnOnto(defaultWorklistColumns(), 'modality', 'patient_name'))[0]).toBe('patient_name');
+    expect(ids(moveColumnOnto(defaultWorklistColumns(), 'modality', 'actions')).at(-1)).toBe('actions');
+    expect(ids(moveColumnOnto(defaultWorklistColumns(), 'actions', 'modality'))).toEqual([
+      ...WORKLIST_COLUMNS,
+    ]);
   });
 });

@@ -67,6 +67,20 @@ export function moveColumn(
   return normaliseWorklistColumns([...rest.slice(0, target), moving, ...rest.slice(target)]);
 }
 
+/**
+ * Moves a column to the place of another one (a drop in the settings list, which omits some
+ * columns): before it when moving up, after it when moving down. Pinned columns stay put.
+ */
+export function moveColumnOnto(
+  columns: readonly TWorklistColumnSetting[],
+  id: TWorklistColumn,
+  overId: TWorklistColumn,
+): TWorklistColumnSetting[] {
+  const to = columns.findIndex((column) => column.id === overId);
+  if (to === -1 || id === overId) return normaliseWorklistColumns(columns);
+  return moveColumn(columns, id, to);
+}
+
 /** The ids of the columns to render, in order. */
 export function visibleColumnIds(columns: readonly TWorklistColumnSetting[]): TWorklistColumn[] {
   return columns.filter((column) => column.visible).map((column) => column.id);

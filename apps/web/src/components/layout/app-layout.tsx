@@ -1,9 +1,12 @@
 import { Outlet } from 'react-router';
+import { useRealtimeSession } from '../../features/realtime/realtime.ts';
+import { OpenTabsBar } from '../../features/tabs/open-tabs-bar.tsx';
 import { AppHeader } from './app-header.tsx';
 import { SidebarNav } from './sidebar-nav.tsx';
 
 /** The frame of every authenticated screen: header on top, navigation on the left, screen in the middle. */
 export function AppLayout() {
+  useRealtimeSession();
   return (
     <div className="flex h-full flex-col">
       <a
@@ -17,9 +20,12 @@ export function AppLayout() {
         <aside className="hidden w-56 shrink-0 border-r border-line bg-surface md:block">
           <SidebarNav />
         </aside>
-        <main id="main" className="relative min-w-0 flex-1 overflow-y-auto">
-          <Outlet />
-        </main>
+        <div className="flex min-w-0 flex-1 flex-col">
+          <OpenTabsBar />
+          <main id="main" className="relative min-h-0 min-w-0 flex-1 overflow-y-auto">
+            <Outlet />
+          </main>
+        </div>
       </div>
     </div>
   );

@@ -5,12 +5,20 @@ export interface PageProps {
   description?: string;
   actions?: ReactNode;
   children?: ReactNode;
+  /** Use the whole width (dense tables) instead of a readable column. */
+  wide?: boolean;
 }
 
 /** A screen inside the layout: its <h1>, an optional description and actions, then its content. */
-export function Page({ title, description, actions, children }: PageProps) {
+export function Page({ title, description, actions, children, wide = false }: PageProps) {
   return (
-    <div className="mx-auto flex w-full max-w-6xl flex-col gap-5 px-6 py-6">
+    <div
+      className={
+        wide
+          ? 'flex w-full flex-col gap-4 px-5 py-5'
+          : 'mx-auto flex w-full max-w-6xl flex-col gap-5 px-6 py-6'
+      }
+    >
       <title>{`${title} · RIS`}</title>
       <div className="flex items-start justify-between gap-4">
         <div>

@@ -1,9 +1,169 @@
-import { ListChecks } from 'lucide-react';
-import { UnavailableScreen } from '../../components/layout/unavailable-screen.tsx';
+import { FALLBACK_ERROR_MESSAGES, isAdminRole, type TWorklistItem } from '@ris/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { RowSelectionState } from '@tanstack/react-table';
+import { RefreshCw, Settings2 } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { errorMessage } from '../../api/api-error.ts';
+import { Page } from '../../components/layout/page.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Dialog } from '../../components/ui/dialog.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { notify } from '../../stores/app-store.ts';
+import { useAuth } from '../../stores/auth-store.ts';
+import { tableSettingsOf, useSettings } from '../../stores/settings-store.ts';
+import { visibleColumnIds } from '../../stores/worklist-table-settings.ts';
+import { ConnectionIndicator } from '../realtime/connection-indicator.tsx';
+import { useWorklistLiveUpdates } from '../realtime/use-worklist-live-updates.ts';
+import { useOpenItem } from '../tabs/open-tabs-bar.tsx';
+import { BulkActions } from './bulk-actions.tsx';
+import { ColumnSettingsDialog } from './column-settings-dialog.tsx';
+import { PaginationBar } from './pagination-bar.tsx';
+import { StatusTabs } from './status-tabs.tsx';
+import { PAGE_SIZE_OPTIONS } from './worklist-columns.ts';
+import { worklistApi, worklistKeys } from './worklist-api.ts';
+import { WorklistFilters } from './worklist-filters.tsx';
+import { WorklistTable } from './worklist-table.tsx';
+import { useWorklistData } from './use-worklist-data.ts';
 
-/** /worklist: the list of imaging studies. */
+/** /worklist: the studies of the user's facilities, filtered, sorted, paged and live. */
 export function WorklistPage() {
+  const user = useAuth((state) => state.user);
+  const userId = user?.id ?? '';
+  const isAdmin = isAdminRole(user?.role);
+  const filters = useSettings((state) => state.worklistFilters);
+  const group = useSettings((state) => state.worklistGroup);
+  const pageSize = useSettings((state) => state.pageSizes.worklist);
+  const table = useSettings((state) => tableSettingsOf(state, userId));
+  const { setWorklistFilters, resetWorklistFilters, setWorklistGroup, setPageSize } = useSettings(
+    (state) => state,
+  );
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  const [deleting, setDeleting] = useState<TWorklistItem | null>(null);
+  const openItem = useOpenItem();
+  const queryClient = useQueryClient();
+  useWorklistLiveUpdates({ toasts: true });
+
+  const data = useWorklistData({ filters, group, pageSize });
+  const columns = useMemo(() => visibleColumnIds(table.worklistColumns), [table.worklistColumns]);
+  const selected = data.page.items.filter((item) => selection[item.id]);
+
+  const removeOne = useMutation({
+    mutationFn: (item: TWorklistItem) => worklistApi.remove(item.id),
+    onSuccess: async (_, item) => {
+      notify('success', `Deleted the study of ${item.patient_name}`);
+      setDeleting(null);
+      await queryClient.invalidateQueries({ queryKey: worklistKeys.all });
+    },
+    onError: (error) => notify('error', errorMessage(error, FALLBACK_ERROR_MESSAGES.deleteWorklist)),
+  });
+
+  const changeFilters = (patch: Parameters<typeof setWorklistFilters>[0]): void => {
+    setSelection({});
+    setWorklistFilters(patch);
+  };
+
   return (
-    <UnavailableScreen title="Worklist" icon={ListChecks} message="The worklist is not available yet." />
+    <Page
+      wide
+      title="Worklist"
+      actions={
+        <div className="flex items-center gap-2">
+          <ConnectionIndicator />
+          <Button variant="ghost" size="sm" onClick={data.refetch} aria-label="Refresh worklist">
+            <RefreshCw
+              aria-hidden="true"
+              className={data.isFetching ? 'size-3.5 animate-spin' : 'size-3.5'}
+            />
+          </Button>
+          <Button variant="secondary" size="sm" onClick={() => setSettingsOpen(true)}>
+            <Settings2 aria-hidden="true" className="size-3.5" />
+            Columns
+          </Button>
+        </div>
+      }
+    >
+      <StatusTabs
+        value={group}
+        counts={data.counts}
+        onChange={(next) => {
+          setSelection({});
+          setWorklistGroup(next);
+        }}
+      />
+      <WorklistFilters
+        filters={filters}
+        onChange={changeFilters}
+        onReset={() => {
+          setSelection({});
+          resetWorklistFilters();
+        }}
+      />
+      {selected.length > 0 ? (
+        <BulkActions selected={selected} isAdmin={isAdmin} onDone={() => setSelection({})} />
+      ) : null}
+      <div className="relative">
+        <WorklistTable
+          items={data.page.items}
+          columns={columns}
+          sortBy={filters.sort_by}
+          sortOrder={filters.sort_order}
+          onSort={(sort_by, sort_order) => changeFilters({ sort_by, sort_order })}
+          selection={selection}
+          onSelectionChange={setSelection}
+          quickAction={table.quickAction}
+          viewer={table.defaultViewer}
+          onOpen={openItem}
+          isAdmin={isAdmin}
+          onDelete={setDeleting}
+          busy={data.isLoading}
+          emptyText={data.failed ? 'The worklist could not be loaded.' : 'No studies match these filters.'}
+        />
+        {data.isLoading ? (
+          <div className="flex items-center justify-center gap-2 py-10 text-[13px] text-fg-muted">
+            <Spinner /> Loading worklist…
+          </div>
+        ) : null}
+      </div>
+      <PaginationBar
+        label="Worklist"
+        page={data.page}
+        pageSize={pageSize}
+        sizes={PAGE_SIZE_OPTIONS}
+        onPageSize={(size) => setPageSize('worklist', size)}
+        onOffset={(offset) => {
+          setSelection({});
+          data.setOffset(offset);
+        }}
+      />
+      {userId ? (
+        <ColumnSettingsDialog userId={userId} open={settingsOpen} onOpenChange={setSettingsOpen} />
+      ) : null}
+      <Dialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title="Delete this study?"
+        description={
+          deleting ? `${deleting.patient_name} · ${deleting.study ?? deleting.accession_number}` : undefined
+        }
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setDeleting(null)}>
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              disabled={removeOne.isPending}
+              onClick={() => deleting && removeOne.mutate(deleting)}
+            >
+              {removeOne.isPending ? <Spinner /> : null}
+              Delete
+            </Button>
+          </>
+        }
+      >
+        <p className="text-[13px] text-fg-muted">The study leaves the worklist; its history is kept.</p>
+      </Dialog>
+    </Page>
   );
 }

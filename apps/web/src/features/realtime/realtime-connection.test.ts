@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { createRealtimeConnection, type SocketLike, type SocketOptions } from './realtime-connection.ts';
+
+type Listener = (...args: unknown[]) => void;
+
+function fakeSocket() {
+  const handlers = new Map<string, Listener>();
+  const managerHandlers = new Map<string, Listener>();
+  const emitted: [string, unknown][] = [];
+  let connects = 0;
+  const socket = {
+    connected: false,
+    connect: () => void (connects += 1),
+    disconnect: () => undefined,
+    emit: (event: string, payload: unknown) => void emitted.push([event, payload]),
+    on: (event: string, listener: Listener) => void handlers.set(event, listener),
+    io: { on: (event: string, listener: Listener) => void managerHandlers.set(event, listener) },
+  };
+  const fire = (event: string, ...args: unknown[]): void => handlers.get(event)?.(...args);
+  return { socket, emitted, fire, connects: () => connects };
+}
+
+function setup() {
+  const fake = fakeSocket();
+  const timers: { callback: () => void; ms: number }[] = [];
+  const warnings: string[] = [];
+  let options: SocketOptions | undefined;
+  const connection = createRealtimeConnection({
+    createSocket: (opts) => {
+      options = opts;
+      return fake.socket as unknown as SocketLike;
+    },
+    getToken: () => 'token-1',
+    setTimer: (callback, ms) => timers.push({ callback, ms }),
+    clearTimer: () => undefined,
+    warn: (message) => warnings.push(message),
+  });
+  return { fake, timers, warnings, connection, options: () => options };
+}
+
+describe('realtime connection', () => {
+  it('uses the socket options of the specification and sends the token in the handshake', () => {
+    const { connection, options } = setup();
+    connection.open();
+    expect(options()).toMatchObject({
+      path: '/ws/',
+      transports: ['websocket'],
+      reconnectionAttempts: 5,
+      reconnectionDelay: 3000,
+    });
+    let sent: unknown;
+    options()?.auth((data) => (sent = data));
+    expect(sent).toEqual({ token: 'token-1' });
+  });
+
+  it('listens only when connected (warning otherwise) and again after each reconnection', () => {
+    const { connection, fake, warnings } = setup();
+    connection.open();
+    connection.listen('worklist');
+    expect(fake.emitted).toEqual([]);
+    expect(warnings).toHaveLength(1);
+    fake.socket.connected = true;
+    fake.fire('connect');
+    expect(connection.state.getState().status).toBe('connected');
+    connection.listen('notification-u1');
+    expect(fake.emitted).toEqual([
+      ['listen_topic', { topic: 'worklist' }],
+      ['listen_topic', { topic: 'notification-u1' }],
+    ]);
+    fake.fire('disconnect', 'transport close');
+    expect(connection.state.getState().status).toBe('disconnected');
+    fake.fire('connect');
+    expect(fake.emitted.slice(2)).toEqual([
+      ['listen_topic', { topic: 'worklist' }],
+      ['listen_topic', { topic: 'notification-u1' }],
+    ]);
+  });
+
+  it('retries 3 s after a server-initiated disconnect', () => {
+    const { connection, fake, timers } = setup();
+    connection.open();
+    fake.fire('disconnect', 'transport close');
+    expect(timers).toHaveLength(0);
+    fake.fire('disconnect', 'io server disconnect');
+    expect(timers.map((timer) => timer.ms)).toEqual([3000]);
+    timers[0]?.callback();
+    expect(fake.connects()).toBe(1);
+  });
+
+  it('passes typed messages to listeners and drops ones without a type', () => {
+    const { connection, fake } = setup();
+    const seen: unknown[] = [];
+    connection.subscribe((message) => seen.push(message));
+    connection.open();
+    fake.fire('message', { type: 'worklist-status-update', data: { action: 'delete' } });
+    fake.fire('message', { data: 1 });
+    expect(seen).toEqual([{ type: 'worklist-status-update', data: { action: 'delete' } }]);
+  });
+});

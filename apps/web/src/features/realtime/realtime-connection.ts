@@ -1,0 +1,145 @@
+import {
+  LISTEN_TOPIC_EVENT,
+  REALTIME_MESSAGE_EVENT,
+  SOCKET_PATH,
+  SOCKET_RECONNECTION_ATTEMPTS,
+  SOCKET_RECONNECTION_DELAY_MS,
+  SOCKET_SERVER_DISCONNECT_RETRY_MS,
+  SOCKET_TRANSPORTS,
+} from '@ris/domain';
+import { createStore } from 'zustand';
+
+export type TConnectionState = 'connecting' | 'connected' | 'disconnected';
+
+/** The part of a socket.io client socket this module uses (a fake in tests). */
+export interface SocketLike {
+  readonly connected: boolean;
+  connect(): unknown;
+  disconnect(): unknown;
+  emit(event: string, payload: unknown): unknown;
+  on(event: string, listener: (...args: never[]) => void): unknown;
+  io: { on(event: string, listener: (...args: never[]) => void): unknown };
+}
+
+export interface SocketOptions {
+  path: string;
+  transports: string[];
+  withCredentials: boolean;
+  autoConnect: boolean;
+  reconnectionAttempts: number;
+  reconnectionDelay: number;
+  auth: (callback: (data: { token: string | null }) => void) => void;
+}
+
+export interface RealtimeDeps {
+  createSocket: (options: SocketOptions) => SocketLike;
+  /** The current ID token, read at every (re)connection. */
+  getToken: () => string | null;
+  setTimer?: (callback: () => void, ms: number) => unknown;
+  clearTimer?: (timer: unknown) => void;
+  warn?: (message: string) => void;
+}
+
+export type TRealtimeListener = (message: { type: string; data: unknown }) => void;
+
+/** The socket options of spec §7: /ws/, websocket only, 5 attempts 3 s apart, token in the handshake. */
+function socketOptions(getToken: () => string | null): SocketOptions {
+  return {
+    path: SOCKET_PATH,
+    transports: [...SOCKET_TRANSPORTS],
+    withCredentials: true,
+    autoConnect: true,
+    reconnectionAttempts: SOCKET_RECONNECTION_ATTEMPTS,
+    reconnectionDelay: SOCKET_RECONNECTION_DELAY_MS,
+    auth: (callback) => callback({ token: getToken() }),
+  };
+}
+
+/**
+ * One realtime connection: its state (connected on connect or reconnect, not on error or disconnect),
+ * the topics to listen to (sent again after every reconnection) and the message listeners. After a
+ * server-initiated disconnect, which socket.io does not retry by itself, it connects again after 3 s.
+ */
+export function createRealtimeConnection(deps: RealtimeDeps) {
+  const setTimer = deps.setTimer ?? ((callback, ms) => setTimeout(callback, ms));
+  const clearTimer = deps.clearTimer ?? ((timer) => clearTimeout(timer as ReturnType<typeof setTimeout>));
+  const warn = deps.warn ?? ((message) => console.warn(message));
+  const state = createStore<{ status: TConnectionState }>()(() => ({ status: 'disconnected' }));
+  const topics = new Set<string>();
+  const listeners = new Set<TRealtimeListener>();
+  let socket: SocketLike | null = null;
+  let retry: unknown = null;
+
+  const setStatus = (status: TConnectionState): void => state.setState({ status });
+
+  function emitTopic(topic: string): void {
+    if (socket?.connected) socket.emit(LISTEN_TOPIC_EVENT, { topic });
+    else warn(`Realtime: not connected, listening to ${topic} once connected`);
+  }
+
+  function open(): void {
+    if (socket) return;
+    setStatus('connecting');
+    const created = deps.createSocket(socketOptions(deps.getToken));
+    socket = created;
+    created.on('connect', () => {
+      setStatus('connected');
+      for (const topic of topics) created.emit(LISTEN_TOPIC_EVENT, { topic });
+    });
+    created.on('connect_error', (error: Error) => {
+      setStatus('disconnected');
+      console.error('Realtime connection error', error.message);
+    });
+    created.on('disconnect', (reason: string) => {
+      setStatus('disconnected');
+      if (reason === 'io server disconnect') {
+        retry = setTimer(() => {
+          retry = null;
+          if (socket === created) {
+            setStatus('connecting');
+            created.connect();
+          }
+        }, SOCKET_SERVER_DISCONNECT_RETRY_MS);
+      }
+    });
+    created.io.on('reconnect_attempt', () => setStatus('connecting'));
+    created.io.on('reconnect_failed', () => setStatus('disconnected'));
+    created.on(REALTIME_MESSAGE_EVENT, (message: { type?: unknown; data?: unknown } | null) => {
+      if (!message || typeof message.type !== 'string') {
+        console.warn('Realtime: message without a type', message);
+        return;
+      }
+      const typed = { type: message.type, data: message.data };
+      for (const listener of listeners) listener(typed);
+    });
+  }
+
+  return {
+    state,
+    open,
+    /** Ends the connection and forgets topics (sign-out). */
+    close(): void {
+      if (retry !== null) clearTimer(retry);
+      retry = null;
+      socket?.disconnect();
+      socket = null;
+      topics.clear();
+      setStatus('disconnected');
+    },
+    /** Subscribes to a topic now if connected (else warns) and again after every reconnection. */
+    listen(topic: string): void {
+      topics.add(topic);
+      emitTopic(topic);
+    },
+    /** Stops re-subscribing to a topic after reconnections (the server keeps it until then). */
+    forget(topic: string): void {
+      topics.delete(topic);
+    },
+    subscribe(listener: TRealtimeListener): () => void {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+}
+
+export type RealtimeConnection = ReturnType<typeof createRealtimeConnection>;

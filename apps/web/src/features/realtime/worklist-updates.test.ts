@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { FACILITY_A, FACILITY_B, buildItem, buildPage } from './test-items.ts';
+import { applyItemUpdate, applyWorklistUpdate, parseWorklistUpdate } from './worklist-updates.ts';
+
+const MINE = new Set([FACILITY_A]);
+
+describe('realtime worklist merge', () => {
+  it('removes a deleted item and lowers the total', () => {
+    const page = buildPage([buildItem(1), buildItem(2)], 10, 12);
+    const next = applyWorklistUpdate(
+      page,
+      { action: 'delete', id: buildItem(1).id, facility_fk: FACILITY_A },
+      MINE,
+    );
+    expect(next.items.map((item) => item.id)).toEqual([buildItem(2).id]);
+    expect(next.total).toBe(11);
+  });
+
+  it('merges a changed item in place', () => {
+    const page = buildPage([buildItem(1), buildItem(2), buildItem(3)]);
+    const changed = buildItem(2, { status: 'ASSIGNED', last_assigned_user_display_name: 'Dr Rao' });
+    const next = applyWorklistUpdate(page, { action: 'upsert', item: changed }, MINE);
+    expect(next.items.map((item) => item.id)).toEqual(page.items.map((item) => item.id));
+    expect(next.items[1]).toMatchObject({ status: 'ASSIGNED', last_assigned_user_display_name: 'Dr Rao' });
+    expect(next.total).toBe(3);
+  });
+
+  it('adds an unknown item at the top, keeping the page size', () => {
+    const page = buildPage([buildItem(1), buildItem(2)], 2, 5);
+    const next = applyWorklistUpdate(page, { action: 'upsert', item: buildItem(9) }, MINE);
+    expect(next.items.map((item) => item.patient_name)).toEqual(['Patient 9', 'Patient 1']);
+    expect(next.total).toBe(6);
+  });
+
+  it('ignores items of facilities outside the user’s, and deletions of unknown items', () => {
+    const page = buildPage([buildItem(1)]);
+    const foreign = buildItem(1, { facility_fk: FACILITY_B, status: 'FINAL' });
+    expect(applyWorklistUpdate(page, { action: 'upsert', item: foreign }, MINE)).toBe(page);
+    expect(
+      applyWorklistUpdate(page, { action: 'upsert', item: buildItem(5, { facility_fk: FACILITY_B }) }, MINE),
+    ).toBe(page);
+    expect(
+      applyWorklistUpdate(page, { action: 'delete', id: buildItem(1).id, facility_fk: FACILITY_B }, MINE),
+    ).toBe(page);
+    expect(
+      applyWorklistUpdate(page, { action: 'delete', id: buildItem(7).id, facility_fk: FACILITY_A }, MINE),
+    ).toBe(page);
+  });
+
+  it('parses only well-formed updates', () => {
+    expect(parseWorklistUpdate({ action: 'upsert', item: buildItem(1) })).toMatchObject({ action: 'upsert' });
+    expect(parseWorklistUpdate({ action: 'delete', id: buildItem(1).id, facility_fk: FACILITY_A })).toEqual({
+      action: 'delete',
+      id: buildItem(1).id,
+      facility_fk: FACILITY_A,
+    });
+    expect(parseWorklistUpdate({ action: 'upsert', item: { id: 'x' } })).toBeNull();
+    expect(parseWorklistUpdate({ action: 'rename' })).toBeNull();
+    expect(parseWorklistUpdate(null)).toBeNull();
+  });
+
+  it('updates or clears the single item of the reporting screen', () => {
+    const item = buildItem(1);
+    expect(applyItemUpdate(item, { action: 'upsert', item: buildItem(1, { status: 'FINAL' }) })?.status).toBe(
+      'FINAL',
+    );
+    expect(applyItemUpdate(item, { action: 'upsert', item: buildItem(2, { status: 'FINAL' }) })).toBe(item);
+    expect(applyItemUpdate(item, { action: 'delete', id: item.id, facility_fk: FACILITY_A })).toBeNull();
+  });
+});

@@ -1,0 +1,230 @@
+import * as Menu from '@radix-ui/react-dropdown-menu';
+import {
+  FALLBACK_ERROR_MESSAGES,
+  PRIORITY_TAGS,
+  label,
+  type TPriorityTag,
+  type TWorklistItem,
+} from '@ris/domain';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ChevronDown, Flag, Tag, Trash2, UserMinus, UserPlus, X } from 'lucide-react';
+import { useState } from 'react';
+import { errorMessage } from '../../api/api-error.ts';
+import { Button } from '../../components/ui/button.tsx';
+import { Dialog } from '../../components/ui/dialog.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
+import { notify } from '../../stores/app-store.ts';
+import { RadiologistPicker } from './radiologist-picker.tsx';
+import { menuContentClassName, menuItemClassName } from './row-menu.tsx';
+import { worklistApi, worklistKeys, type TBulkResult } from './worklist-api.ts';
+
+export interface BulkActionsProps {
+  selected: TWorklistItem[];
+  isAdmin: boolean;
+  onDone: () => void;
+}
+
+function plural(count: number): string {
+  return `${count} ${count === 1 ? 'study' : 'studies'}`;
+}
+
+/** 'Assigned 3 studies' plus, when the server left some alone, how many and why. */
+function resultMessage(verb: string, result: TBulkResult | undefined, asked: number): string {
+  const updated = result?.updated_worklists?.length ?? asked;
+  const skipped = result?.skipped ?? [];
+  const first = skipped[0]?.reason;
+  return skipped.length > 0
+    ? `${verb} ${plural(updated)}; ${skipped.length} skipped${first ? ` (${first})` : ''}`
+    : `${verb} ${plural(updated)}`;
+}
+
+/** Actions on the selected rows: assign or unassign a radiologist, priority tags, tags, delete (admins). */
+export function BulkActions({ selected, isAdmin, onDone }: BulkActionsProps) {
+  const queryClient = useQueryClient();
+  const [picking, setPicking] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [tagsOpen, setTagsOpen] = useState(false);
+  const ids = selected.map((item) => item.id);
+  const facilityIds = [...new Set(selected.map((item) => item.facility_fk))];
+
+  const refresh = async (): Promise<void> => {
+    await queryClient.invalidateQueries({ queryKey: worklistKeys.all });
+  };
+
+  const run = useMutation({
+    mutationFn: async (job: { action: () => Promise<string>; fallback: string }) => job.action(),
+    onSuccess: async (message) => {
+      notify('success', message);
+      setPicking(false);
+      setConfirmDelete(false);
+      onDone();
+      await refresh();
+    },
+    onError: (error, job) => notify('error', errorMessage(error, job.fallback)),
+  });
+
+  const tags = useQuery({
+    queryKey: worklistKeys.tags(),
+    queryFn: ({ signal }) => worklistApi.tags(signal),
+    enabled: tagsOpen,
+  });
+
+  const update = (action: () => Promise<string>): void =>
+    run.mutate({ action, fallback: FALLBACK_ERROR_MESSAGES.updateWorklist });
+  const assign = (radiologistId: string): void =>
+    update(async () =>
+      resultMessage('Assigned', await worklistApi.assignRadiologist(ids, radiologistId), ids.length),
+    );
+  const unassign = (): void =>
+    update(async () => resultMessage('Unassigned', await worklistApi.unassignRadiologist(ids), ids.length));
+  const setPriority = (tag: TPriorityTag): void =>
+    update(async () =>
+      resultMessage(`Marked ${label(tag)}:`, await worklistApi.assignPriority(ids, tag), ids.length),
+    );
+  const clearPriority = (): void =>
+    update(async () =>
+      resultMessage('Cleared the priority of', await worklistApi.unassignPriority(ids), ids.length),
+    );
+  const addTag = (tagId: string, name: string): void =>
+    update(async () => {
+      await worklistApi.addTags(ids, [tagId]);
+      return `Tagged ${plural(ids.length)} ${name}`;
+    });
+  const remove = (): void =>
+    run.mutate({
+      fallback: FALLBACK_ERROR_MESSAGES.deleteWorklist,
+      action: async () => {
+        const failures: unknown[] = [];
+        for (const id of ids) {
+          await worklistApi.remove(id).catch((error: unknown) => failures.push(error));
+        }
+        if (failures.length === ids.length) throw failures[0];
+        return failures.length > 0
+          ? `Deleted ${plural(ids.length - failures.length)}; ${failures.length} could not be deleted`
+          : `Deleted ${plural(ids.length)}`;
+      },
+    });
+
+  return (
+    <div
+      role="toolbar"
+      aria-label="Actions on selected studies"
+      className="flex flex-wrap items-center gap-1.5 rounded-lg border border-accent/40 bg-accent-soft px-3 py-1.5"
+    >
+      <span className="mr-2 text-[13px] font-medium text-fg" aria-live="polite">
+        {plural(selected.length)} selected
+      </span>
+      <Button variant="secondary" size="sm" onClick={() => setPicking(true)} disabled={run.isPending}>
+        <UserPlus aria-hidden="true" className="size-3.5" /> Assign
+      </Button>
+      <Button variant="secondary" size="sm" onClick={unassign} disabled={run.isPending}>
+        <UserMinus aria-hidden="true" className="size-3.5" /> Unassign
+      </Button>
+      <Menu.Root>
+        <Menu.Trigger asChild>
+          <Button variant="secondary" size="sm" disabled={run.isPending}>
+            <Flag aria-hidden="true" className="size-3.5" /> Priority
+            <ChevronDown aria-hidden="true" className="size-3" />
+          </Button>
+        </Menu.Trigger>
+        <Menu.Portal>
+          <Menu.Content align="start" sideOffset={4} className={menuContentClassName}>
+            {PRIORITY_TAGS.map((tag) => (
+              <Menu.Item key={tag} className={menuItemClassName} onSelect={() => setPriority(tag)}>
+                {label(tag)}
+              </Menu.Item>
+            ))}
+            <Menu.Separator className="my-1 h-px bg-line" />
+            <Menu.Item className={menuItemClassName} onSelect={clearPriority}>
+              Clear priority
+            </Menu.Item>
+          </Menu.Content>
+        </Menu.Portal>
+      </Menu.Root>
+      <Menu.Root onOpenChange={setTagsOpen}>
+        <Menu.Trigger asChild>
+          <Button variant="secondary" size="sm" disabled={run.isPending}>
+            <Tag aria-hidden="true" className="size-3.5" /> Tag
+            <ChevronDown aria-hidden="true" className="size-3" />
+          </Button>
+        </Menu.Trigger>
+        <Menu.Portal>
+          <Menu.Content align="start" sideOffset={4} className={menuContentClassName}>
+            {tags.isPending ? (
+              <Menu.Item disabled className={menuItemClassName}>
+                Loading tags…
+              </Menu.Item>
+            ) : tags.isError ? (
+              <Menu.Item disabled className={menuItemClassName}>
+                Could not load tags
+              </Menu.Item>
+            ) : (tags.data ?? []).length === 0 ? (
+              <Menu.Item disabled className={menuItemClassName}>
+                No tags yet
+              </Menu.Item>
+            ) : (
+              (tags.data ?? []).map((tag) => (
+                <Menu.Item
+                  key={tag.id}
+                  className={menuItemClassName}
+                  onSelect={() => addTag(tag.id, tag.name)}
+                >
+                  {tag.name}
+                </Menu.Item>
+              ))
+            )}
+          </Menu.Content>
+        </Menu.Portal>
+      </Menu.Root>
+      {isAdmin ? (
+        <Button
+          variant="secondary"
+          size="sm"
+          className="text-danger"
+          onClick={() => setConfirmDelete(true)}
+          disabled={run.isPending}
+        >
+          <Trash2 aria-hidden="true" className="size-3.5" /> Delete
+        </Button>
+      ) : null}
+      {run.isPending ? <Spinner className="ml-1 text-fg-muted" /> : null}
+      <Button variant="ghost" size="sm" className="ml-auto" onClick={onDone}>
+        <X aria-hidden="true" className="size-3.5" /> Clear selection
+      </Button>
+
+      <RadiologistPicker
+        open={picking}
+        onOpenChange={setPicking}
+        facilityIds={facilityIds}
+        count={ids.length}
+        pending={run.isPending}
+        onAssign={assign}
+      />
+      <Dialog
+        open={confirmDelete}
+        onOpenChange={setConfirmDelete}
+        title={`Delete ${plural(ids.length)}?`}
+        description="Deleted studies leave the worklist. Final studies cannot be deleted."
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setConfirmDelete(false)}>
+              Cancel
+            </Button>
+            <Button variant="danger" disabled={run.isPending} onClick={remove}>
+              Delete
+            </Button>
+          </>
+        }
+      >
+        <ul className="flex flex-col gap-1 text-[13px] text-fg-muted">
+          {selected.slice(0, 8).map((item) => (
+            <li key={item.id}>
+              {item.patient_name} · {item.study ?? item.modality ?? item.accession_number}
+            </li>
+          ))}
+          {selected.length > 8 ? <li>and {selected.length - 8} more</li> : null}
+        </ul>
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import {
+  STATUS_GROUPS,
+  STATUS_GROUP_LABELS,
+  type TStatusGroup,
+  type TWorklistStatusCounts,
+} from '@ris/domain';
+import { cn } from '../../components/ui/cn.ts';
+
+export interface StatusTabsProps {
+  value: TStatusGroup;
+  onChange: (group: TStatusGroup) => void;
+  counts: TWorklistStatusCounts | undefined;
+}
+
+/**
+ * The filter tabs All / Ordered / In Progress / Completed with live counts. They filter the one table
+ * below rather than switch panels, so they are a group of pressed-state buttons.
+ */
+export function StatusTabs({ value, onChange, counts }: StatusTabsProps) {
+  return (
+    <div role="group" aria-label="Status" className="flex items-center gap-1 border-b border-line">
+      {STATUS_GROUPS.map((group) => {
+        const active = group === value;
+        const count = counts?.groups[group];
+        return (
+          <button
+            key={group}
+            type="button"
+            aria-pressed={active}
+            onClick={() => onChange(group)}
+            className={cn(
+              '-mb-px flex h-9 items-center gap-2 border-b-2 px-3 text-[13px] font-medium transition-colors',
+              active ? 'border-accent text-fg' : 'border-transparent text-fg-muted hover:text-fg',
+            )}
+          >
+            {STATUS_GROUP_LABELS[group]}
+            <span
+              data-testid={`count-${group}`}
+              className={cn(
+                'min-w-6 rounded-full px-1.5 py-px text-center text-[11px] tabular-nums',
+                active ? 'bg-accent text-accent-fg' : 'bg-surface-hover text-fg-muted',
+              )}
+            >
+              {count ?? '–'}
+            </span>
+          </button>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+import {
+  ZWorklistItem,
+  ZWorklistListResponse,
+  ZWorklistStatusCounts,
+  type TPriorityTag,
+  type TWorklistItem,
+  type TWorklistListResponse,
+  type TWorklistStatusCounts,
+} from '@ris/domain';
+import { apiClient } from '../../api/client.ts';
+import type { QueryParams } from '../../api/query-string.ts';
+
+/** Query keys of the worklist's server state, so realtime updates and mutations find the caches. */
+export const worklistKeys = {
+  all: ['worklist'] as const,
+  lists: () => ['worklist', 'list'] as const,
+  list: (params: QueryParams) => ['worklist', 'list', params] as const,
+  counts: () => ['worklist', 'counts'] as const,
+  count: (params: QueryParams) => ['worklist', 'counts', params] as const,
+  item: (id: string) => ['worklist', 'item', id] as const,
+  radiologists: (search: string, facilityIds: readonly string[]) =>
+    ['radiologists', 'active', search, facilityIds] as const,
+  tags: () => ['worklist', 'tags'] as const,
+};
+
+/** Result of a bulk action: the items changed, and the ones left alone with the reason. */
+export interface TBulkResult {
+  updated_worklists: TWorklistItem[];
+  skipped?: { id: string; reason: string }[];
+}
+
+export interface TRadiologistOption {
+  id: string;
+  name: string;
+}
+
+export interface TTagOption {
+  id: string;
+  name: string;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+function listOf(data: unknown, ...keys: string[]): unknown[] {
+  if (Array.isArray(data)) return data;
+  const body = record(data);
+  return keys.flatMap((key) => (Array.isArray(body[key]) ? (body[key] as unknown[]) : []));
+}
+
+/** A person's name as the API sends users: display_name, else first and last name, else e-mail. */
+function personName(entry: Record<string, unknown>): string {
+  const display = typeof entry.display_name === 'string' ? entry.display_name.trim() : '';
+  if (display) return display;
+  const full = [entry.first_name, entry.last_name]
+    .filter((part) => typeof part === 'string' && part)
+    .join(' ');
+  if (full) return full;
+  return typeof entry.email === 'string' ? entry.email : String(entry.id ?? '');
+}
+
+/** GET /radiologist/active: radiologists that may be assigned (each entry's user id and name). */
+export function parseRadiologists(data: unknown): TRadiologistOption[] {
+  return listOf(data, 'items', 'radiologists')
+    .map(record)
+    .map((entry) => ({ id: String(entry.user_fk ?? entry.id ?? ''), name: personName(entry) }))
+    .filter((option) => option.id !== '');
+}
+
+/** GET /worklist/tag/all: `{ tags, default_tags }` (spec §3), or a plain list. */
+export function parseTags(data: unknown): TTagOption[] {
+  const seen = new Set<string>();
+  return listOf(data, 'tags', 'default_tags', 'items')
+    .map(record)
+    .map((entry) => ({
+      id: String(entry.id ?? ''),
+      name: String(entry.name ?? entry.label ?? entry.id ?? ''),
+    }))
+    .filter((tag) => tag.id !== '' && !seen.has(tag.id) && Boolean(seen.add(tag.id)));
+}
+
+export const worklistApi = {
+  list: (params: QueryParams, signal?: AbortSignal): Promise<TWorklistListResponse> =>
+    apiClient.get('/worklist', { query: params, signal, parse: (data) => ZWorklistListResponse.parse(data) }),
+  counts: (params: QueryParams, signal?: AbortSignal): Promise<TWorklistStatusCounts> =>
+    apiClient.get('/worklist/status/count', {
+      query: params,
+      signal,
+      parse: (data) => ZWorklistStatusCounts.parse(data),
+    }),
+  item: (id: string, signal?: AbortSignal): Promise<TWorklistItem> =>
+    apiClient.get(`/worklist/${encodeURIComponent(id)}`, {
+      signal,
+      parse: (data) => ZWorklistItem.parse(data),
+    }),
+  assignRadiologist: (worklistIds: string[], radiologistId: string): Promise<TBulkResult> =>
+    apiClient.put('/worklist/assign/radiologist', {
+      worklist_ids: worklistIds,
+      last_assigned_user_fk: radiologistId,
+    }),
+  unassignRadiologist: (worklistIds: string[]): Promise<TBulkResult> =>
+    apiClient.put('/worklist/unassign/radiologist', { worklist_ids: worklistIds }),
+  assignPriority: (worklistIds: string[], priorityTag: TPriorityTag): Promise<TBulkResult> =>
+    apiClient.put('/worklist/assign/priority-tag', { worklist_ids: worklistIds, priority_tag: priorityTag }),
+  unassignPriority: (worklistIds: string[]): Promise<TBulkResult> =>
+    apiClient.put('/worklist/unassign/priority-tag', { worklist_ids: worklistIds }),
+  remove: (id: string): Promise<unknown> => apiClient.delete(`/worklist/${encodeURIComponent(id)}`),
+  radiologists: (search: string, facilityIds: readonly string[], signal?: AbortSignal) =>
+    apiClient.get('/radiologist/active', {
+      query: { search: search.trim() || undefined, facility_ids: facilityIds },
+      signal,
+      parse: parseRadiologists,
+    }),
+  tags: (signal?: AbortSignal) => apiClient.get('/worklist/tag/all', { signal, parse: parseTags }),
+  addTags: (worklistIds: string[], tagIds: string[]): Promise<unknown> =>
+    apiClient.post('/worklist/worklist-tag/many', { worklist_ids: worklistIds, tag_ids: tagIds }),
+};

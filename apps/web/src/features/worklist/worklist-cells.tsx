@@ -1,0 +1,53 @@
+import {
+  label,
+  statusTextColour,
+  formatElapsedSince,
+  type TPriorityTag,
+  type TWorklistItem,
+} from '@ris/domain';
+import { format } from 'date-fns/format';
+import { cn } from '../../components/ui/cn.ts';
+
+const URGENT_TAGS: readonly TPriorityTag[] = ['URGENT', 'EMERGENCY', 'MLC'];
+
+/** A status in its own colour (spec §4), with a dot so colour is not the only cue beside the text. */
+export function StatusText({ status }: { status: string }) {
+  return (
+    <span className={cn('inline-flex items-center gap-1.5 font-medium', statusTextColour(status))}>
+      <span aria-hidden="true" className="size-1.5 rounded-full bg-current" />
+      {label(status)}
+    </span>
+  );
+}
+
+export function PriorityBadge({ tag }: { tag: TPriorityTag }) {
+  const urgent = URGENT_TAGS.includes(tag);
+  return (
+    <span
+      className={cn(
+        'inline-flex h-4 shrink-0 items-center rounded px-1 text-[9.5px] font-semibold tracking-wide uppercase',
+        urgent ? 'bg-danger-soft text-danger' : 'bg-surface-hover text-fg-muted',
+      )}
+    >
+      {label(tag)}
+    </span>
+  );
+}
+
+/** Study date-time and the time elapsed since (or since the order was created when undated). */
+export function DateTimeCell({ item, now }: { item: TWorklistItem; now: Date }) {
+  const when = new Date(item.datetime ?? item.created_at);
+  if (Number.isNaN(when.getTime())) return <span className="text-fg-subtle">—</span>;
+  return (
+    <span className="flex flex-col leading-tight">
+      <time dateTime={when.toISOString()} className="tabular-nums">
+        {format(when, 'dd MMM yy, HH:mm')}
+      </time>
+      <span className="text-[11px] text-fg-subtle tabular-nums">{formatElapsedSince(when, now)} ago</span>
+    </span>
+  );
+}
+
+export function Muted({ children }: { children: string | null | undefined }) {
+  return children ? <>{children}</> : <span className="text-fg-subtle">—</span>;
+}

@@ -1,0 +1,300 @@
+import {
+  DEFAULT_SORT_ORDER,
+  VIEWER_LABELS,
+  type TQuickAction,
+  type TSortOrder,
+  type TViewer,
+  type TWorklistColumn,
+  type TWorklistItem,
+} from '@ris/domain';
+import {
+  flexRender,
+  getCoreRowModel,
+  useReactTable,
+  type ColumnDef,
+  type RowSelectionState,
+} from '@tanstack/react-table';
+import { ArrowDown, ArrowUp, ArrowUpDown, Eye, FilePenLine } from 'lucide-react';
+import { useEffect, useMemo, useState } from 'react';
+import { Button } from '../../components/ui/button.tsx';
+import { cn } from '../../components/ui/cn.ts';
+import { Tooltip } from '../../components/ui/tooltip.tsx';
+import { COLUMN_LABELS, COLUMN_SORT_FIELDS } from './worklist-columns.ts';
+import { DateTimeCell, Muted, PriorityBadge, StatusText } from './worklist-cells.tsx';
+import { RowMenu } from './row-menu.tsx';
+
+export interface WorklistTableProps {
+  items: TWorklistItem[];
+  columns: TWorklistColumn[];
+  sortBy: string;
+  sortOrder: TSortOrder;
+  onSort: (sortBy: string, sortOrder: TSortOrder) => void;
+  selection: RowSelectionState;
+  onSelectionChange: (selection: RowSelectionState) => void;
+  quickAction: TQuickAction;
+  viewer: TViewer;
+  onOpen: (item: TWorklistItem) => void;
+  isAdmin: boolean;
+  onDelete: (item: TWorklistItem) => void;
+  busy: boolean;
+  emptyText: string;
+}
+
+/** Re-renders once a minute so the elapsed times stay true. */
+function useMinuteClock(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+interface CellContext {
+  now: Date;
+  props: WorklistTableProps;
+}
+
+function renderCell(column: TWorklistColumn, item: TWorklistItem, { now, props }: CellContext) {
+  switch (column) {
+    case 'patient_name':
+      return (
+        <span className="flex items-center gap-2">
+          <button
+            type="button"
+            onClick={() => props.onOpen(item)}
+            title={item.patient_name}
+            className="max-w-40 truncate text-left font-medium text-fg hover:text-accent hover:underline focus-visible:underline"
+          >
+            {item.patient_name}
+          </button>
+          {item.priority_tag ? <PriorityBadge tag={item.priority_tag} /> : null}
+        </span>
+      );
+    case 'patient_id':
+      return <span className="font-mono text-[11.5px] text-fg-muted">{item.patient_id}</span>;
+    case 'modality':
+      return <Muted>{item.modality}</Muted>;
+    case 'study':
+      return <Clipped width="max-w-36" text={item.study} />;
+    case 'datetime':
+      return <DateTimeCell item={item} now={now} />;
+    case 'series_count':
+      return <span className="tabular-nums">{item.series_count}</span>;
+    case 'status':
+      return <StatusText status={item.status} />;
+    case 'radiologist':
+      return <Clipped width="max-w-32" text={item.last_assigned_user_display_name} />;
+    case 'referring_physician':
+      return <Clipped width="max-w-32" text={item.referring_physician} />;
+    case 'facility':
+      return <Clipped width="max-w-36" text={item.facility} />;
+    case 'actions':
+      return <RowActions item={item} props={props} />;
+  }
+}
+
+/** Long text cut to the column's width; the whole text stays available as a tooltip. */
+function Clipped({ text, width }: { text: string | null; width: string }) {
+  if (!text) return <Muted>{text}</Muted>;
+  return (
+    <span className={cn('block truncate', width)} title={text}>
+      {text}
+    </span>
+  );
+}
+
+function RowActions({ item, props }: { item: TWorklistItem; props: WorklistTableProps }) {
+  const viewerName = VIEWER_LABELS[props.viewer];
+  return (
+    <span className="flex items-center justify-end gap-0.5">
+      {props.quickAction === 'edit' ? (
+        <Tooltip content="Open report">
+          <Button
+            variant="ghost"
+            size="icon"
+            className="size-7"
+            aria-label={`Open report of ${item.patient_name}`}
+            onClick={() => props.onOpen(item)}
+          >
+            <FilePenLine aria-hidden="true" className="size-4" />
+          </Button>
+        </Tooltip>
+      ) : (
+        <Tooltip content={`Viewing in ${viewerName} arrives with the viewer integration`}>
+          <span>
+            <Button
+              variant="ghost"
+              size="icon"
+              className="size-7"
+              aria-label={`View ${item.patient_name} in ${viewerName}`}
+              disabled
+            >
+              <Eye aria-hidden="true" className="size-4" />
+            </Button>
+          </span>
+        </Tooltip>
+      )}
+      <RowMenu item={item} isAdmin={props.isAdmin} onOpen={props.onOpen} onDelete={props.onDelete} />
+    </span>
+  );
+}
+
+function SortHeader({ column, props }: { column: TWorklistColumn; props: WorklistTableProps }) {
+  const field = COLUMN_SORT_FIELDS[column];
+  const text = COLUMN_LABELS[column];
+  if (!field) return <>{column === 'actions' ? <span className="sr-only">{text}</span> : text}</>;
+  const active = props.sortBy === field;
+  const Icon = !active ? ArrowUpDown : props.sortOrder === 'asc' ? ArrowUp : ArrowDown;
+  const next: TSortOrder = active ? (props.sortOrder === 'asc' ? 'desc' : 'asc') : DEFAULT_SORT_ORDER;
+  return (
+    <button
+      type="button"
+      onClick={() => props.onSort(field, next)}
+      className={cn('-mx-1 inline-flex items-center gap-1 rounded px-1 hover:text-fg', active && 'text-fg')}
+    >
+      {text}
+      <Icon aria-hidden="true" className={cn('size-3', active ? 'text-accent' : 'text-fg-subtle')} />
+    </button>
+  );
+}
+
+const CELL_WIDTH: Partial<Record<TWorklistColumn, string>> = {
+  series_count: 'text-right',
+  // Always reachable: the actions column sticks to the right edge when the table scrolls sideways.
+  actions: 'sticky right-0 w-16 border-l border-line bg-surface text-right',
+};
+
+/**
+ * The worklist as an accessible table: sortable headers carry aria-sort, rows can be selected with
+ * labelled checkboxes, the columns come in the user's order and visibility. Sorting and paging are
+ * the server's; TanStack Table keeps the row model and the selection.
+ */
+export function WorklistTable(props: WorklistTableProps) {
+  const now = useMinuteClock();
+  const { items, columns, selection, onSelectionChange } = props;
+  const context: CellContext = { now, props };
+
+  const columnDefs = useMemo<ColumnDef<TWorklistItem>[]>(
+    () => [
+      {
+        id: 'select',
+        header: ({ table }) => (
+          <input
+            type="checkbox"
+            aria-label="Select all on this page"
+            className="size-3.5 accent-(--color-accent)"
+            checked={table.getIsAllPageRowsSelected()}
+            ref={(element) => {
+              if (element) element.indeterminate = table.getIsSomePageRowsSelected();
+            }}
+            onChange={table.getToggleAllPageRowsSelectedHandler()}
+          />
+        ),
+        cell: ({ row }) => (
+          <input
+            type="checkbox"
+            aria-label={`Select ${row.original.patient_name}`}
+            className="size-3.5 accent-(--color-accent)"
+            checked={row.getIsSelected()}
+            onChange={row.getToggleSelectedHandler()}
+          />
+        ),
+      },
+      ...columns.map<ColumnDef<TWorklistItem>>((column) => ({ id: column })),
+    ],
+    [columns],
+  );
+
+  // TanStack Table's instance is not memoisable by the React Compiler; this component opts out of it.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const table = useReactTable({
+    data: items,
+    columns: columnDefs,
+    getRowId: (item) => item.id,
+    getCoreRowModel: getCoreRowModel(),
+    manualSorting: true,
+    manualPagination: true,
+    enableRowSelection: true,
+    state: { rowSelection: selection },
+    onRowSelectionChange: (updater) =>
+      onSelectionChange(typeof updater === 'function' ? updater(selection) : updater),
+  });
+
+  return (
+    <div className="relative overflow-x-auto rounded-lg border border-line bg-surface">
+      <table className="w-full border-collapse text-[12.5px]" aria-busy={props.busy}>
+        <caption className="sr-only">Worklist studies</caption>
+        <thead className="sticky top-0 z-10 bg-surface-raised">
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id} className="border-b border-line">
+              {group.headers.map((header) => {
+                const column = header.column.id as TWorklistColumn | 'select';
+                const field = column === 'select' ? undefined : COLUMN_SORT_FIELDS[column];
+                const sorted = field && props.sortBy === field;
+                return (
+                  <th
+                    key={header.id}
+                    scope="col"
+                    aria-sort={
+                      field
+                        ? sorted
+                          ? props.sortOrder === 'asc'
+                            ? 'ascending'
+                            : 'descending'
+                          : 'none'
+                        : undefined
+                    }
+                    className={cn(
+                      'h-9 px-2 text-left text-xs font-medium whitespace-nowrap text-fg-muted',
+                      column === 'select' ? 'w-9 pr-0' : CELL_WIDTH[column],
+                      column === 'actions' && 'bg-surface-raised',
+                    )}
+                  >
+                    {column === 'select' ? (
+                      flexRender(header.column.columnDef.header, header.getContext())
+                    ) : (
+                      <SortHeader column={column} props={props} />
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {table.getRowModel().rows.map((row) => (
+            <tr
+              key={row.id}
+              aria-selected={row.getIsSelected()}
+              className={cn(
+                'border-b border-line last:border-b-0 hover:bg-surface-hover/60',
+                row.getIsSelected() && 'bg-accent-soft/60 hover:bg-accent-soft',
+              )}
+            >
+              {row.getVisibleCells().map((cell) => {
+                const column = cell.column.id as TWorklistColumn | 'select';
+                return (
+                  <td
+                    key={cell.id}
+                    className={cn(
+                      'h-10 px-2 py-1 whitespace-nowrap text-fg',
+                      column === 'select' ? 'w-9 pr-0' : CELL_WIDTH[column],
+                    )}
+                  >
+                    {column === 'select'
+                      ? flexRender(cell.column.columnDef.cell, cell.getContext())
+                      : renderCell(column, row.original, context)}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {items.length === 0 && !props.busy ? (
+        <p className="px-4 py-12 text-center text-[13px] text-fg-muted">{props.emptyText}</p>
+      ) : null}
+    </div>
+  );
+}
