@@ -207,7 +207,7 @@ export function WorklistTable(props: WorklistTableProps) {
   );
 
   // TanStack Table's instance is not memoisable by the React Compiler; this component opts out of it.
-  // eslint-disable-next-line react-hooks/incompatible-library
+  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Table returns fresh functions each render by design; the React Compiler must not memoise around it (the rule says so itself)
   const table = useReactTable({
     data: items,
     columns: columnDefs,
