@@ -51,6 +51,33 @@ describe('revocation between replicas', () => {
       await stop();
     }
   });
+
+  // PostgreSQL only (CI runs it): PGlite has one in-process connection, nothing to lose or race.
+  if (process.env.TEST_DATABASE_URL) {
+    it('bypasses the cache while the LISTEN connection is down and starts over empty once it is back', async () => {
+      const user = await buildUser(server.db);
+      const cache = new RevocationCache(server.db);
+      const stop = await startRevocationListener(server.database, cache, silent);
+      try {
+        expect(cache.reliable).toBe(true);
+        await cache.load(user.id);
+        expect(cache.peek(user.id)?.status).toBe('ACTIVE');
+        await server.db.execute(sql`
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE application_name = 'ris-revocation-listen' AND datname = current_database()`);
+        await expect.poll(() => cache.reliable).toBe(false);
+        expect(cache.peek(user.id)).toBeUndefined();
+        await expect.poll(() => cache.reliable, { timeout: 5000 }).toBe(true);
+        await cache.load(user.id);
+        expect(cache.peek(user.id)?.status).toBe('ACTIVE');
+        // Listening again: a NOTIFY still reaches the cache.
+        await server.db.execute(sql`SELECT pg_notify(${REVOCATION_CHANNEL}, ${user.id})`);
+        await expect.poll(() => cache.peek(user.id)).toBeUndefined();
+      } finally {
+        await stop();
+      }
+    });
+  }
 });
 
 describe('the revocation cache', () => {
