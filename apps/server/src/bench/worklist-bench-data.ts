@@ -257,3 +257,22 @@ export async function generateWorklistData(db: TDb, studyCount: number): Promise
   await db.execute(sql`analyze`);
   return { organisationId, adminId, radiologistId, reporterId };
 }
+
+/** The ids of a database loaded by an earlier run (BENCH_REUSE_DB=1), found as generateWorklistData names them. */
+export async function loadedBenchIds(db: TDb): Promise<TBenchIds> {
+  const { id: organisationId } = await one<{ id: string }>(
+    db,
+    sql`select id from organisations where slug = 'bench'`,
+  );
+  const { id: adminId } = await one<{ id: string }>(
+    db,
+    sql`select id from users where email = 'admin@bench.test'`,
+  );
+  const rad = (n: number) =>
+    one<{ id: string }>(
+      db,
+      sql`select id from users where organisation_id = ${organisationId} and role = 'RADIOLOGIST'
+          order by email offset ${n} limit 1`,
+    );
+  return { organisationId, adminId, radiologistId: (await rad(0)).id, reporterId: (await rad(1)).id };
+}

@@ -2,7 +2,8 @@
 // the database ris_bench_worklist, loads 1,000,000 studies over 100 facilities (BENCH_STUDIES to
 // change), then measures GET /worklist and GET /worklist/status/count in-process (app.inject,
 // sequential: server-side latency) and over HTTP (autocannon in a child process against a listening
-// server on 127.0.0.1: throughput). Drops the database after (BENCH_KEEP_DB=1 keeps it).
+// server on 127.0.0.1: throughput). Drops the database after (BENCH_KEEP_DB=1 keeps it; with
+// BENCH_REUSE_DB=1 a database kept by an earlier run is measured again without reloading).
 // Run: node apps/server/dist/bench/worklist-bench.js  (after npm run build). Prints a table.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,7 +19,7 @@ import { openDatabase } from '../db/client.ts';
 import { runMigrations } from '../db/migrate.ts';
 import { users } from '../db/schema/index.ts';
 import { LocalDiskBlobStore } from '../files/local-disk-store.ts';
-import { generateWorklistData } from './worklist-bench-data.ts';
+import { generateWorklistData, loadedBenchIds } from './worklist-bench-data.ts';
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const STUDIES = Number(process.env.BENCH_STUDIES ?? 1_000_000);
@@ -77,16 +78,30 @@ function autocannon(url: string, token: string): Promise<TAutocannonResult> {
   });
 }
 
+async function databaseExists(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    const result = await client.query('select 1 from pg_database where datname = $1', [DB_NAME]);
+    return result.rowCount === 1;
+  } finally {
+    await client.end();
+  }
+}
+
 const dbUrl = new URL(baseUrl);
 dbUrl.pathname = `/${DB_NAME}`;
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ris-worklist-bench-'));
-await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-await admin(`CREATE DATABASE ${DB_NAME}`);
+const reuse = process.env.BENCH_REUSE_DB === '1' && (await databaseExists());
+if (!reuse) {
+  await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  await admin(`CREATE DATABASE ${DB_NAME}`);
+}
 const database = await openDatabase({ kind: 'postgres', url: dbUrl.toString(), poolSize: 10 });
 try {
   await runMigrations(database);
   const loadStarted = performance.now();
-  const ids = await generateWorklistData(database.db, STUDIES);
+  const ids = reuse ? await loadedBenchIds(database.db) : await generateWorklistData(database.db, STUDIES);
   const loadSeconds = (performance.now() - loadStarted) / 1000;
 
   const config = loadConfig({

@@ -116,6 +116,15 @@ describe('POST /worklist/create/order', () => {
     expect(item.patient_id).toMatch(/^SM[A-Z0-9]{8}$/);
     expect(item.accession_number).toMatch(/^SM[A-Z0-9]{8}$/);
     expect(item.patient_documents.map((d) => d.media_type)).toEqual(['application/pdf', 'image/png']);
+    // GET /worklist builds its items as JSON in SQL: the same item, field for field, as the presenter's.
+    const listed = await server.request('GET', `/api/v1/worklist?search=${item.accession_number}`, {
+      token: as(u.transcriptionist),
+    });
+    expect(listed.status, listed.text).toBe(200);
+    expect((listed.json as { items: TWorklistItem[] }).items).toEqual([item]);
+    expect(Object.keys((listed.json as { items: TWorklistItem[] }).items[0] ?? {})).toEqual(
+      Object.keys(item),
+    );
     const history = await server.request('GET', `/api/v1/worklist/statuses/${item.id}`, {
       token: as(u.transcriptionist),
     });

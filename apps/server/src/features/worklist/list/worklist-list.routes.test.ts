@@ -155,6 +155,12 @@ describe('GET /worklist filters', () => {
     });
     expect(item.last_assigned_user_display_name).toMatch(/^Test /);
     expect(item.facility).toMatch(/^Facility /);
+    // Items are built as JSON in SQL: each is the presenter's item (GET /worklist/:id), field for field.
+    for (const listed of page.items) {
+      const one = await server.request('GET', `/api/v1/worklist/${listed.id}`, { token: adminToken });
+      expect(listed).toEqual(one.json);
+      expect(Object.keys(listed)).toEqual(Object.keys(one.json as TWorklistItem));
+    }
   });
 
   it('statuses: one, repeated keys, and DELETED for an admin', async () => {
@@ -289,6 +295,18 @@ describe('GET /worklist pagination and sorting', () => {
         );
         const paged = (await Promise.all(pages)).flatMap((page) => page.items.map((item) => item.id));
         expect(paged).toEqual(items.map((item) => item.id));
+        // With a search (the page is read from the collected matches): the same order, the same pages.
+        const matching = items.filter((item) => /mrn/i.test(item.patient_id)).map((item) => item.id);
+        expect(matching.length).toBeGreaterThan(2);
+        const searched = await list(`search=mrn&sort_by=${field}&sort_order=${order}&limit=100&${WIDE}`);
+        expect(searched.items.map((item) => item.id)).toEqual(matching);
+        expect(searched.total).toBe(matching.length);
+        const searchedPages = await Promise.all(
+          [0, 2, 4, 6, 8].map((offset) =>
+            list(`search=mrn&sort_by=${field}&sort_order=${order}&limit=2&offset=${offset}&${WIDE}`),
+          ),
+        );
+        expect(searchedPages.flatMap((page) => page.items.map((item) => item.id))).toEqual(matching);
       });
     }
   }
