@@ -39,8 +39,8 @@ export type TSocketData = {
   worklistRooms: string[] | null;
 };
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- socket.io's inter-server events: none
-type TInterServerEvents = {};
+/** socket.io's inter-server events: none. */
+type TInterServerEvents = Record<string, never>;
 
 export type TRealtimeServer = Server<
   TClientToServerEvents,

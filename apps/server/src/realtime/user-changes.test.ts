@@ -26,18 +26,21 @@ function recorder() {
 describe('watchUserChanges', () => {
   it('hears a NOTIFY on the revocation channel (as from another replica), without a resync', async () => {
     const seen = recorder();
+    const witness = recorder();
     const stop = await watchUserChanges(server.database, seen.handlers, server.app.log);
+    const stopWitness = await watchUserChanges(server.database, witness.handlers, server.app.log);
     try {
       await server.db.execute(sql`SELECT pg_notify(${REVOCATION_CHANNEL}, 'user-1')`);
       await expect.poll(() => seen.changed).toEqual(['user-1']);
       expect(seen.resyncs()).toBe(0);
-    } finally {
       await stop();
+      // Stopped: hears nothing more. The witness, still listening, proves the notification went out.
+      await server.db.execute(sql`SELECT pg_notify(${REVOCATION_CHANNEL}, 'user-2')`);
+      await expect.poll(() => witness.changed).toContain('user-2');
+      expect(seen.changed).toEqual(['user-1']);
+    } finally {
+      await stopWitness();
     }
-    // Stopped: hears nothing more.
-    await server.db.execute(sql`SELECT pg_notify(${REVOCATION_CHANNEL}, 'user-2')`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(seen.changed).toEqual(['user-1']);
   });
 
   // PostgreSQL only (CI runs it): PGlite has one in-process connection, nothing to lose or race.
