@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 // report is written there as well, so .ci/run can print one plain "N passed, N failed" line.
 export default defineConfig({
   test: {
-    projects: ['packages/domain', 'apps/server', 'apps/web'],
+    projects: ['packages/domain', 'packages/editor', 'apps/server', 'apps/web'],
     reporters: process.env.VITEST_JSON
       ? ['default', ['json', { outputFile: process.env.VITEST_JSON }]]
       : ['default'],

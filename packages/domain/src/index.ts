@@ -24,3 +24,6 @@ export * from './worklist/columns.ts';
 export * from './users/user.schemas.ts';
 export * from './auth/auth.schemas.ts';
 export * from './worklist/worklist.schemas.ts';
+export * from './reports/report.schemas.ts';
+export * from './templates/template.schemas.ts';
+export * from './macros/macro.schemas.ts';

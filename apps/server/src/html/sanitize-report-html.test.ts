@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { reportHtmlToText, sanitizeReportHtml } from './sanitize-report-html.ts';
+
+const IMAGE =
+  '/api/v1/worklist/report/11111111-1111-4111-8111-111111111111/images/22222222-2222-4222-8222-222222222222';
+
+describe('sanitizeReportHtml', () => {
+  it('keeps what the editor produces', () => {
+    const html =
+      '<h2 style="text-align: center">Findings</h2><p><strong>b</strong> <em>i</em> <u>u</u> <s>s</s></p>' +
+      '<ul><li><p>one</p></li></ul><ol start="3"><li><p>two</p></li></ol><blockquote><p>q</p></blockquote><hr>' +
+      '<table><tbody><tr><th colspan="2" rowspan="1"><p>h</p></th></tr><tr><td><p>c</p></td></tr></tbody></table>' +
+      `<img src="${IMAGE}" alt="key image"><div data-type="page-break"></div>`;
+    const canonical = html
+      .replace('text-align: center', 'text-align:center')
+      .replace('<hr>', '<hr />')
+      .replace('alt="key image">', 'alt="key image" />');
+    expect(sanitizeReportHtml(html)).toBe(canonical);
+  });
+
+  it.each([
+    ['<script>alert(1)</script><p>x</p>', '<p>x</p>'],
+    ['<p onclick="alert(1)">x</p>', '<p>x</p>'],
+    ['<img src=x onerror=alert(1)>', ''],
+    ['<img src="javascript:alert(1)">', ''],
+    ['<img src="https://evil.test/track.png">', ''],
+    ['<img src="//evil.test/a.png">', ''],
+    ['<a href="javascript:alert(1)">x</a>', 'x'],
+    ['<svg><script>alert(1)</script></svg>', ''],
+    ['<iframe src="https://evil.test"></iframe>', ''],
+    ['<p style="background:url(javascript:alert(1))">x</p>', '<p>x</p>'],
+    ['<p style="text-align: center; position: fixed">x</p>', '<p style="text-align:center">x</p>'],
+    ['<div onmouseover="alert(1)">x</div>', '<p>x</p>'],
+    ['<math><mi xlink:href="javascript:alert(1)">x</mi></math>', 'x'],
+    ['<style>p{}</style><p>x</p>', '<p>x</p>'],
+    ['<object data="x"></object>', ''],
+    ['<p>&lt;script&gt;</p>', '<p>&lt;script&gt;</p>'],
+  ])('removes %s', (dirty, clean) => {
+    const out = sanitizeReportHtml(dirty);
+    expect(out).toBe(clean);
+    expect(out).not.toMatch(/<script|on\w+=|javascript:/i);
+  });
+
+  it('is idempotent', () => {
+    const once = sanitizeReportHtml('<p style="text-align: right">a<b>b</b><i>c</i></p><div>d</div>');
+    expect(sanitizeReportHtml(once)).toBe(once);
+  });
+});
+
+describe('reportHtmlToText', () => {
+  it('gives readable plain text', () => {
+    expect(
+      reportHtmlToText('<h2>Findings</h2><p>Liver &amp; spleen&nbsp;normal.</p><p>No &lt;mass&gt;.</p>'),
+    ).toBe('Findings\nLiver & spleen normal.\nNo <mass>.');
+  });
+});

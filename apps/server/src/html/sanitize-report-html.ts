@@ -1,0 +1,100 @@
+// The one allow-list for report HTML (reports, addenda, templates, macros, collaborative documents).
+// It keeps exactly what the report editor (@ris/editor) can produce and drops everything else, so no
+// script, event handler, style other than text alignment, or URL other than our own image paths
+// survives a write. What is stored is what is served.
+import { TEXT_ALIGNMENTS } from '@ris/editor';
+import sanitizeHtml from 'sanitize-html';
+
+/** Images in a report point at our own authorised image route, never elsewhere. */
+export const REPORT_IMAGE_SRC = /^\/api\/v1\/worklist\/report\/[0-9a-f-]{36}\/images\/[0-9a-f-]{36}$/;
+
+/** Largest report HTML accepted on a write (characters). */
+export const MAX_REPORT_HTML_LENGTH = 1_000_000;
+
+const ALIGN = [new RegExp(`^(${TEXT_ALIGNMENTS.join('|')})$`)];
+
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'p',
+    'br',
+    'h1',
+    'h2',
+    'h3',
+    'strong',
+    'em',
+    'u',
+    's',
+    'ul',
+    'ol',
+    'li',
+    'blockquote',
+    'hr',
+    'table',
+    'colgroup',
+    'col',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+    'img',
+    'div',
+  ],
+  allowedAttributes: {
+    p: ['style'],
+    h1: ['style'],
+    h2: ['style'],
+    h3: ['style'],
+    ol: ['start', 'type'],
+    th: ['colspan', 'rowspan', 'colwidth'],
+    td: ['colspan', 'rowspan', 'colwidth'],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    div: ['data-type'],
+  },
+  allowedStyles: { '*': { 'text-align': ALIGN } },
+  // Relative URLs only (checked against REPORT_IMAGE_SRC below); no scheme is allowed at all.
+  allowedSchemes: [],
+  allowedSchemesByTag: {},
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'iframe', 'object'],
+  transformTags: {
+    b: 'strong',
+    i: 'em',
+    strike: 's',
+    del: 's',
+    h4: 'h3',
+    h5: 'h3',
+    h6: 'h3',
+    // A div is kept only as the page-break node; any other div becomes a paragraph.
+    div: (tagName, attribs) =>
+      attribs['data-type'] === 'page-break'
+        ? { tagName: 'div', attribs: { 'data-type': 'page-break' } }
+        : { tagName: 'p', attribs: {} },
+  },
+  exclusiveFilter: (frame) => {
+    if (frame.tag === 'img') return !REPORT_IMAGE_SRC.test(frame.attribs.src ?? '');
+    return false;
+  },
+};
+
+/** Sanitises report HTML for storage and display. Idempotent. */
+export function sanitizeReportHtml(html: string): string {
+  return sanitizeHtml(html, OPTIONS);
+}
+
+/** Plain text of report HTML (for the report finder's search vector and previews). */
+export function reportHtmlToText(html: string): string {
+  const withBreaks = html.replace(/<\/(p|h[1-3]|li|tr|blockquote)>|<br\s*\/?>/gi, '$&\n');
+  const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} });
+  // sanitize-html decodes entities and re-escapes only these four.
+  return text
+    .replace(/\u00a0/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
