@@ -2,9 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // Tests run the shared domain package from its TypeScript source, never from a stale build.
+  // Tests run the shared packages from their TypeScript source, never from a stale build.
   resolve: {
-    alias: { '@ris/domain': fileURLToPath(new URL('../../packages/domain/src/index.ts', import.meta.url)) },
+    alias: {
+      '@ris/domain': fileURLToPath(new URL('../../packages/domain/src/index.ts', import.meta.url)),
+      '@ris/editor': fileURLToPath(new URL('../../packages/editor/src/index.ts', import.meta.url)),
+    },
   },
   test: {
     name: 'server',

@@ -4,15 +4,17 @@ import tailwindcss from '@tailwindcss/vite';
 
 const API_TARGET = 'http://127.0.0.1:8080';
 
-// The 'source' condition makes workspace packages (@ris/domain) resolve to their TypeScript source,
+// The 'ris-source' condition makes workspace packages (@ris/domain) resolve to their TypeScript source,
 // so the web app never depends on a stale build of the domain package.
 export default defineConfig({
   plugins: [react(), tailwindcss()],
-  resolve: { conditions: ['source', 'module', 'browser', 'development|production'] },
+  resolve: { conditions: ['ris-source', 'module', 'browser', 'development|production'] },
   server: {
     proxy: {
       '/api': { target: API_TARGET, changeOrigin: true },
       '/ws': { target: API_TARGET, ws: true, changeOrigin: true },
+      // Hocuspocus (collaborative report editing) — dev server only; the built app is same-origin.
+      '/collab': { target: API_TARGET, ws: true, changeOrigin: true },
     },
   },
   preview: {

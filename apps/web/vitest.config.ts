@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { conditions: ['source'] },
-  ssr: { resolve: { conditions: ['source'] } },
-  test: { name: 'web', include: ['src/**/*.test.ts'], environment: 'node' },
+  resolve: { conditions: ['ris-source'] },
+  ssr: { resolve: { conditions: ['ris-source'] } },
+  // Component tests (*.test.tsx) choose a DOM with a `// @vitest-environment happy-dom` docblock.
+  test: { name: 'web', include: ['src/**/*.test.{ts,tsx}'], environment: 'node' },
 });

@@ -1,4 +1,5 @@
 import { mergeAttributes, Node } from '@tiptap/core';
+import { NodeSelection, TextSelection } from '@tiptap/pm/state';
 
 declare module '@tiptap/core' {
   interface Commands<ReturnType> {
@@ -23,10 +24,28 @@ export const PageBreak = Node.create({
   },
   addCommands() {
     return {
+      // Inserting an atom at the end of a block leaves it selected, so the next key typed would
+      // replace it: the caret moves into the following text block (a new paragraph if there is none).
       setPageBreak:
         () =>
-        ({ commands }) =>
-          commands.insertContent({ type: this.name }),
+        ({ chain }) =>
+          chain()
+            .insertContent({ type: this.name })
+            .command(({ tr, dispatch }) => {
+              const { selection } = tr;
+              if (!(selection instanceof NodeSelection) || selection.node.type.name !== this.name)
+                return true;
+              if (!dispatch) return true;
+              const after = selection.to;
+              if (!tr.doc.resolve(after).nodeAfter?.isTextblock) {
+                const paragraph = tr.doc.type.schema.nodes.paragraph;
+                if (!paragraph) return true;
+                tr.insert(after, paragraph.create());
+              }
+              tr.setSelection(TextSelection.create(tr.doc, after + 1)).scrollIntoView();
+              return true;
+            })
+            .run(),
     };
   },
 });
