@@ -26,6 +26,10 @@ export const ZMacro = z.object({
 });
 export type TMacro = z.infer<typeof ZMacro>;
 
+/** GET /radiologist/macros/{user_id}: all of one user's macros, by short key (the editor needs them all). */
+export const ZMacroList = z.object({ items: z.array(ZMacro) });
+export type TMacroList = z.infer<typeof ZMacroList>;
+
 const ZMacroValue = z
   .string()
   .max(MAX_MACRO_VALUE_LENGTH)

@@ -52,15 +52,18 @@ export type TTemplateListResponse = z.infer<typeof ZTemplateListResponse>;
 /**
  * POST /radiologist/template: creates, or updates when `id` is given. USER templates belong to the
  * caller; ORGANISATION templates need an admin; DEFAULT templates ship with the product (read-only).
+ * scope, status, modality and body_part left out: USER, ACTIVE, null, null on create; unchanged on
+ * update (so saving an ORGANISATION or INACTIVE template without them never turns it into another).
+ * null clears modality or body_part.
  */
 export const ZSaveTemplateBody = z.object({
   id: ZUuid.optional(),
   name: z.string().trim().min(1, 'Name is required').max(200),
-  scope: z.enum(['USER', 'ORGANISATION']).default('USER'),
+  scope: z.enum(['USER', 'ORGANISATION']).optional(),
   modality: ZModality.nullable().optional(),
   body_part: z.string().trim().max(100).nullable().optional(),
   content: z.string().max(MAX_REPORT_CONTENT_LENGTH),
-  status: ZRecordStatus.default('ACTIVE'),
+  status: ZRecordStatus.optional(),
   by_user_id: ZUuid.optional(),
 });
 export type TSaveTemplateBody = z.infer<typeof ZSaveTemplateBody>;

@@ -1,0 +1,104 @@
+import { ZSaveTemplateBody, ZTemplate, ZTemplateListQuery, ZTemplateListResponse, ZUuid } from '@ris/domain';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requirePrincipal } from '../../access/require-principal.ts';
+import { loadScope } from '../../access/scope.ts';
+import { AppError } from '../../http/app-error.ts';
+import { ZErrorResponses } from '../../http/openapi-errors.ts';
+import { assertActingAs } from '../worklist/worklist.policy.ts';
+import { deleteTemplate, saveTemplate } from './templates.commands.ts';
+import { canTemplate, templateRefusal } from './templates.policy.ts';
+import { creatorName, findReadableTemplate, listTemplates, presentTemplate } from './templates.queries.ts';
+
+const security = [{ bearerAuth: [] }];
+const tags = ['templates'];
+
+/** Report templates (spec §7): list, open, create or update, delete. */
+export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.deps.database;
+
+  app.get(
+    '/radiologist/templates',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Templates for the templates screen (purpose=manage) or the editor’s picker (insert)',
+        querystring: ZTemplateListQuery,
+        response: { 200: ZTemplateListResponse, ...ZErrorResponses },
+      },
+    },
+    async (request) => {
+      const scope = await loadScope(db, requirePrincipal(request));
+      const query = request.query;
+      if (query.organisation_id && query.organisation_id !== scope.organisationId) {
+        throw new AppError('NOT_FOUND', 'organisation_id: organisation not found', {
+          field: 'organisation_id',
+        });
+      }
+      if (!canTemplate(scope.principal, 'use')) {
+        throw new AppError('FORBIDDEN', templateRefusal('use', 'USER'));
+      }
+      return listTemplates(db, scope, query);
+    },
+  );
+
+  app.get(
+    '/radiologist/template/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'A template the caller may open',
+        params: z.object({ id: ZUuid }),
+        response: { 200: ZTemplate, ...ZErrorResponses },
+      },
+    },
+    async (request) => {
+      const scope = await loadScope(db, requirePrincipal(request));
+      const row = await findReadableTemplate(db, scope, request.params.id);
+      if (!row) throw AppError.notFound('Template');
+      if (!canTemplate(scope.principal, 'use')) {
+        throw new AppError('FORBIDDEN', templateRefusal('use', row.scope));
+      }
+      return presentTemplate(row, await creatorName(db, row));
+    },
+  );
+
+  app.post(
+    '/radiologist/template',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create a template, or update one when id is given (content is sanitised)',
+        body: ZSaveTemplateBody,
+        response: { 200: ZTemplate, 201: ZTemplate, ...ZErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const scope = await loadScope(db, requirePrincipal(request));
+      assertActingAs(scope.principal, request.body.by_user_id);
+      const { row, created } = await saveTemplate(db, scope, request.body);
+      return reply.status(created ? 201 : 200).send(presentTemplate(row, await creatorName(db, row)));
+    },
+  );
+
+  app.delete(
+    '/radiologist/template/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a template (owner or admin; organisation templates: admin; default: never)',
+        params: z.object({ id: ZUuid }),
+        response: { 200: z.object({ id: ZUuid, deleted: z.literal(true) }), ...ZErrorResponses },
+      },
+    },
+    async (request) => {
+      const scope = await loadScope(db, requirePrincipal(request));
+      await deleteTemplate(db, scope, request.params.id);
+      return { id: request.params.id, deleted: true as const };
+    },
+  );
+};
