@@ -6,6 +6,7 @@ import { Button } from '../ui/button.tsx';
 import { Spinner } from '../ui/spinner.tsx';
 import { useAuth, type TAuthUser } from '../../stores/auth-store.ts';
 import { authSession } from '../../features/auth/session.ts';
+import { NotificationBell } from '../../features/notifications/notification-bell.tsx';
 import { PATHS } from '../../paths.ts';
 import { Brand } from './brand.tsx';
 import { ThemeToggle } from './theme-toggle.tsx';
@@ -21,7 +22,7 @@ function initials(user: TAuthUser, name: string): string {
   return letters.join('') || '?';
 }
 
-/** Top bar: product name, the signed-in user, theme toggle and sign-out. */
+/** Top bar: product name, the signed-in user, notifications, theme toggle and sign-out. */
 export function AppHeader() {
   const navigate = useNavigate();
   const [signingOut, setSigningOut] = useState(false);
@@ -53,6 +54,7 @@ export function AppHeader() {
             </span>
           </div>
         ) : null}
+        {user ? <NotificationBell userId={user.id} /> : null}
         <ThemeToggle />
         <Button variant="ghost" size="md" onClick={() => void signOut()} disabled={signingOut}>
           {signingOut ? <Spinner /> : <LogOut aria-hidden="true" className="size-4" />}
