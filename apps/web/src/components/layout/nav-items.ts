@@ -3,9 +3,11 @@ import {
   CircleUserRound,
   ClipboardList,
   FileSearch,
+  FileText,
   House,
   LifeBuoy,
   ListChecks,
+  TextCursorInput,
   type LucideIcon,
 } from 'lucide-react';
 import { PATHS } from '../../paths.ts';
@@ -24,6 +26,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Worklist', to: PATHS.worklist, icon: ListChecks },
   { label: 'Orders', to: PATHS.orders, icon: ClipboardList },
   { label: 'Report finder', to: PATHS.reportFinder, icon: FileSearch },
+  { label: 'Templates', to: PATHS.templates, icon: FileText },
+  { label: 'Macros', to: PATHS.macros, icon: TextCursorInput },
   { label: 'Organisation', to: PATHS.organisation, icon: Building2 },
   { label: 'Profile', to: PATHS.profile, icon: CircleUserRound },
   { label: 'Support', to: PATHS.support, icon: LifeBuoy },

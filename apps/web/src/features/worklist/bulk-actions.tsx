@@ -6,7 +6,7 @@ import {
   type TPriorityTag,
   type TWorklistItem,
 } from '@ris/domain';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ChevronDown, Flag, Tag, Trash2, UserMinus, UserPlus, X } from 'lucide-react';
 import { useState } from 'react';
 import { errorMessage } from '../../api/api-error.ts';
@@ -16,6 +16,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { notify } from '../../stores/app-store.ts';
 import { RadiologistPicker } from './radiologist-picker.tsx';
 import { menuContentClassName, menuItemClassName } from './row-menu.tsx';
+import { TagDialog } from './tag-dialog.tsx';
 import { worklistApi, worklistKeys, type TBulkResult } from './worklist-api.ts';
 
 export interface BulkActionsProps {
@@ -63,12 +64,6 @@ export function BulkActions({ selected, isAdmin, onDone }: BulkActionsProps) {
     onError: (error, job) => notify('error', errorMessage(error, job.fallback)),
   });
 
-  const tags = useQuery({
-    queryKey: worklistKeys.tags(),
-    queryFn: ({ signal }) => worklistApi.tags(signal),
-    enabled: tagsOpen,
-  });
-
   const update = (action: () => Promise<string>): void =>
     run.mutate({ action, fallback: FALLBACK_ERROR_MESSAGES.updateWorklist });
   const assign = (radiologistId: string): void =>
@@ -85,11 +80,6 @@ export function BulkActions({ selected, isAdmin, onDone }: BulkActionsProps) {
     update(async () =>
       resultMessage('Cleared the priority of', await worklistApi.unassignPriority(ids), ids.length),
     );
-  const addTag = (tagId: string, name: string): void =>
-    update(async () => {
-      await worklistApi.addTags(ids, [tagId]);
-      return `Tagged ${plural(ids.length)} ${name}`;
-    });
   const remove = (): void =>
     run.mutate({
       fallback: FALLBACK_ERROR_MESSAGES.deleteWorklist,
@@ -141,41 +131,9 @@ export function BulkActions({ selected, isAdmin, onDone }: BulkActionsProps) {
           </Menu.Content>
         </Menu.Portal>
       </Menu.Root>
-      <Menu.Root onOpenChange={setTagsOpen}>
-        <Menu.Trigger asChild>
-          <Button variant="secondary" size="sm" disabled={run.isPending}>
-            <Tag aria-hidden="true" className="size-3.5" /> Tag
-            <ChevronDown aria-hidden="true" className="size-3" />
-          </Button>
-        </Menu.Trigger>
-        <Menu.Portal>
-          <Menu.Content align="start" sideOffset={4} className={menuContentClassName}>
-            {tags.isPending ? (
-              <Menu.Item disabled className={menuItemClassName}>
-                Loading tags…
-              </Menu.Item>
-            ) : tags.isError ? (
-              <Menu.Item disabled className={menuItemClassName}>
-                Could not load tags
-              </Menu.Item>
-            ) : (tags.data ?? []).length === 0 ? (
-              <Menu.Item disabled className={menuItemClassName}>
-                No tags yet
-              </Menu.Item>
-            ) : (
-              (tags.data ?? []).map((tag) => (
-                <Menu.Item
-                  key={tag.id}
-                  className={menuItemClassName}
-                  onSelect={() => addTag(tag.id, tag.name)}
-                >
-                  {tag.name}
-                </Menu.Item>
-              ))
-            )}
-          </Menu.Content>
-        </Menu.Portal>
-      </Menu.Root>
+      <Button variant="secondary" size="sm" onClick={() => setTagsOpen(true)} disabled={run.isPending}>
+        <Tag aria-hidden="true" className="size-3.5" /> Tag
+      </Button>
       {isAdmin ? (
         <Button
           variant="secondary"
@@ -199,6 +157,16 @@ export function BulkActions({ selected, isAdmin, onDone }: BulkActionsProps) {
         count={ids.length}
         pending={run.isPending}
         onAssign={assign}
+      />
+      <TagDialog
+        open={tagsOpen}
+        onOpenChange={setTagsOpen}
+        worklistIds={ids}
+        onApplied={(message) => {
+          notify('success', message);
+          onDone();
+          void refresh();
+        }}
       />
       <Dialog
         open={confirmDelete}

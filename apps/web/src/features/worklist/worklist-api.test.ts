@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRadiologists, parseTags } from './worklist-api.ts';
+import { parseItemTags, parseRadiologists, parseTags } from './worklist-api.ts';
 
 describe('worklist API answers', () => {
   it('names radiologists by display name, else first and last name, else e-mail', () => {
@@ -20,16 +20,31 @@ describe('worklist API answers', () => {
   it('lists the tags and default tags once each', () => {
     expect(
       parseTags({
-        tags: [{ id: 't1', name: 'Teaching' }],
+        tags: [{ id: 't1', name: 'Teaching', colour: '#aa00cc' }],
         default_tags: [
           { id: 't2', name: 'Review' },
           { id: 't1', name: 'Teaching' },
         ],
       }),
     ).toEqual([
-      { id: 't1', name: 'Teaching' },
-      { id: 't2', name: 'Review' },
+      { id: 't1', name: 'Teaching', colour: '#aa00cc' },
+      { id: 't2', name: 'Review', colour: null },
     ]);
     expect(parseTags(null)).toEqual([]);
+    expect(parseTags([{ id: 't3', name: 'Odd', colour: 'red; background:url(x)' }])).toEqual([
+      { id: 't3', name: 'Odd', colour: null },
+    ]);
+  });
+
+  it('reads the tags put on items, dropping entries without an item or tag', () => {
+    expect(
+      parseItemTags({
+        items: [
+          { id: 'wt1', worklist_id: 'w1', tag: { id: 't1', name: 'Teaching', colour: null }, user_fk: 'u' },
+          { id: 'wt2', worklist_id: '', tag: { id: 't1', name: 'Teaching' } },
+          { id: 'wt3', worklist_id: 'w2', tag: null },
+        ],
+      }),
+    ).toEqual([{ id: 'wt1', worklist_id: 'w1', tag: { id: 't1', name: 'Teaching', colour: null } }]);
   });
 });

@@ -21,6 +21,8 @@ export const worklistKeys = {
   radiologists: (search: string, facilityIds: readonly string[]) =>
     ['radiologists', 'active', search, facilityIds] as const,
   tags: () => ['worklist', 'tags'] as const,
+  /** The tags the user put on items (GET /worklist/worklist-tags/{user id}). */
+  itemTags: (userId: string) => ['worklist', 'item-tags', userId] as const,
 };
 
 /** Result of a bulk action: the items changed, and the ones left alone with the reason. */
@@ -37,6 +39,15 @@ export interface TRadiologistOption {
 export interface TTagOption {
   id: string;
   name: string;
+  /** '#rrggbb', or null for the default look. */
+  colour: string | null;
+}
+
+/** A tag on one worklist item (the id is the one DELETE /worklist/worklist-tag/{id} takes). */
+export interface TItemTag {
+  id: string;
+  worklist_id: string;
+  tag: TTagOption;
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -68,16 +79,32 @@ export function parseRadiologists(data: unknown): TRadiologistOption[] {
     .filter((option) => option.id !== '');
 }
 
+/** One tag as the API sends it (POST /worklist/tag answers one). */
+export function parseTag(data: unknown): TTagOption {
+  const entry = record(data);
+  const colour =
+    typeof entry.colour === 'string' && /^#[0-9a-f]{6}$/i.test(entry.colour) ? entry.colour : null;
+  return { id: String(entry.id ?? ''), name: String(entry.name ?? entry.label ?? entry.id ?? ''), colour };
+}
+
 /** GET /worklist/tag/all: `{ tags, default_tags }` (spec §3), or a plain list. */
 export function parseTags(data: unknown): TTagOption[] {
   const seen = new Set<string>();
   return listOf(data, 'tags', 'default_tags', 'items')
+    .map(parseTag)
+    .filter((tag) => tag.id !== '' && !seen.has(tag.id) && Boolean(seen.add(tag.id)));
+}
+
+/** GET /worklist/worklist-tags/{user id}: `{ items: [{ id, worklist_id, tag }] }`. */
+export function parseItemTags(data: unknown): TItemTag[] {
+  return listOf(data, 'items')
     .map(record)
     .map((entry) => ({
       id: String(entry.id ?? ''),
-      name: String(entry.name ?? entry.label ?? entry.id ?? ''),
+      worklist_id: String(entry.worklist_id ?? ''),
+      tag: parseTag(entry.tag),
     }))
-    .filter((tag) => tag.id !== '' && !seen.has(tag.id) && Boolean(seen.add(tag.id)));
+    .filter((entry) => entry.id !== '' && entry.worklist_id !== '' && entry.tag.id !== '');
 }
 
 export const worklistApi = {
@@ -115,4 +142,11 @@ export const worklistApi = {
   tags: (signal?: AbortSignal) => apiClient.get('/worklist/tag/all', { signal, parse: parseTags }),
   addTags: (worklistIds: string[], tagIds: string[]): Promise<unknown> =>
     apiClient.post('/worklist/worklist-tag/many', { worklist_ids: worklistIds, tag_ids: tagIds }),
+  /** POST /worklist/tag: a new USER tag of the signed-in user. */
+  createTag: (name: string, byUserId: string): Promise<TTagOption> =>
+    apiClient.post('/worklist/tag', { name: name.trim(), by_user_fk: byUserId }, { parse: parseTag }),
+  itemTags: (userId: string, signal?: AbortSignal): Promise<TItemTag[]> =>
+    apiClient.get(`/worklist/worklist-tags/${encodeURIComponent(userId)}`, { signal, parse: parseItemTags }),
+  removeItemTag: (id: string): Promise<unknown> =>
+    apiClient.delete(`/worklist/worklist-tag/${encodeURIComponent(id)}`),
 };

@@ -16,6 +16,7 @@ import { ConnectionIndicator } from '../realtime/connection-indicator.tsx';
 import { useWorklistLiveUpdates } from '../realtime/use-worklist-live-updates.ts';
 import { useOpenItem } from '../tabs/open-tabs-bar.tsx';
 import { BulkActions } from './bulk-actions.tsx';
+import { useItemTags } from './item-tags.tsx';
 import { ColumnSettingsDialog } from './column-settings-dialog.tsx';
 import { PaginationBar } from './pagination-bar.tsx';
 import { StatusTabs } from './status-tabs.tsx';
@@ -45,6 +46,7 @@ export function WorklistPage() {
   useWorklistLiveUpdates({ toasts: true });
 
   const data = useWorklistData({ filters, group, pageSize });
+  const itemTags = useItemTags(userId);
   const columns = useMemo(() => visibleColumnIds(table.worklistColumns), [table.worklistColumns]);
   const selected = data.page.items.filter((item) => selection[item.id]);
 
@@ -118,6 +120,7 @@ export function WorklistPage() {
           onDelete={setDeleting}
           busy={data.isLoading}
           emptyText={data.failed ? 'The worklist could not be loaded.' : 'No studies match these filters.'}
+          itemTags={itemTags}
         />
         {data.isLoading ? (
           <div className="flex items-center justify-center gap-2 py-10 text-[13px] text-fg-muted">

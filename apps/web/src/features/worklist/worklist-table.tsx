@@ -22,6 +22,8 @@ import { Tooltip } from '../../components/ui/tooltip.tsx';
 import { COLUMN_LABELS, COLUMN_SORT_FIELDS } from './worklist-columns.ts';
 import { DateTimeCell, Muted, PriorityBadge, StatusText } from './worklist-cells.tsx';
 import { RowMenu } from './row-menu.tsx';
+import { ItemTags } from './item-tags.tsx';
+import type { TItemTag } from './worklist-api.ts';
 
 export interface WorklistTableProps {
   items: TWorklistItem[];
@@ -38,6 +40,8 @@ export interface WorklistTableProps {
   onDelete: (item: TWorklistItem) => void;
   busy: boolean;
   emptyText: string;
+  /** Tags on the items, by item id (shown beside the patient, each removable). */
+  itemTags?: ReadonlyMap<string, TItemTag[]>;
 }
 
 /** Re-renders once a minute so the elapsed times stay true. */
@@ -69,6 +73,7 @@ function renderCell(column: TWorklistColumn, item: TWorklistItem, { now, props }
             {item.patient_name}
           </button>
           {item.priority_tag ? <PriorityBadge tag={item.priority_tag} /> : null}
+          <ItemTags tags={props.itemTags?.get(item.id)} patientName={item.patient_name} />
         </span>
       );
     case 'patient_id':
