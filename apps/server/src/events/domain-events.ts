@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { TWorklistItem } from '@ris/domain';
+import type { TReportStatus, TWorklistItem } from '@ris/domain';
 
 /**
  * What happened, announced in-process AFTER the transaction committed. Routes emit; the realtime
@@ -20,6 +20,37 @@ export type TDomainEventMap = {
       data: unknown;
       created_at: string;
     };
+  };
+  /**
+   * A report's HTML changed (after commit). `source` 'rest' = a REST write (the collaboration server
+   * pushes it into open editors); 'collaboration' = stored from a collaborative session.
+   */
+  'report.content.changed': {
+    organisationId: string;
+    reportId: string;
+    studyId: string;
+    html: string;
+    version: number;
+    source: 'rest' | 'collaboration';
+  };
+  /**
+   * Content (HTML) to insert at the caret of the report's open editors, e.g. dictated text. The
+   * realtime server sanitises it and sends 'insert-report-content' to the sockets on the topic
+   * 'worklist-{studyId}' whose user may edit the report (realtime/report-editors.ts).
+   */
+  'report.insert-content': {
+    organisationId: string;
+    reportId: string;
+    studyId: string;
+    content: string;
+  };
+  /** A report's status changed (DRAFTED on save, COMPLETED on finalize; editors turn read-only then). */
+  'report.status.changed': {
+    organisationId: string;
+    reportId: string;
+    studyId: string;
+    status: TReportStatus;
+    version: number;
   };
 };
 

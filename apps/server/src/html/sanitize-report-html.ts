@@ -67,7 +67,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
     h5: 'h3',
     h6: 'h3',
     // A div is kept only as the page-break node; any other div becomes a paragraph.
-    div: (tagName, attribs) =>
+    div: (_tagName, attribs): sanitizeHtml.Tag =>
       attribs['data-type'] === 'page-break'
         ? { tagName: 'div', attribs: { 'data-type': 'page-break' } }
         : { tagName: 'p', attribs: {} },

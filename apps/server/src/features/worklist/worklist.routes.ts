@@ -7,6 +7,8 @@ import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
+import { emitNotifications } from '../reports/report-notifications.ts';
+import { publishReportStatus } from '../reports/report-publish.ts';
 import { bulkRoutes } from './commands/bulk.routes.ts';
 import { MULTIPART_LIMITS } from './commands/form-data.ts';
 import { orderRoutes } from './commands/order.routes.ts';
@@ -65,9 +67,10 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: 'Change patient details, study details, priority or collaboration of an item',
+        summary:
+          'Change patient details, study details, priority or collaboration of an item; review hand-off',
         description:
-          'Each field needs its permission (see worklist.policy.ts). Patient fields correct the patient record, so every study of that patient changes with it.',
+          'Each field needs its permission (see worklist.policy.ts). Patient fields correct the patient record, so every study of that patient changes with it. `status` IN_REVIEW submits the draft report for review (a transcriptionist or reporter; the assigned radiologist is notified); `status` DRAFTED returns it from review with `comment` (the assigned radiologist or an admin; the submitter is notified).',
         params: z.object({ id: ZUuid }),
         body: ZUpdateWorklistBody,
         response: { 200: ZWorklistItem, ...ZErrorResponses },
@@ -75,12 +78,14 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const scope = await scopeOf(request);
-      const ids = await db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
         const changed = await updateStudy(tx, { scope, id: request.params.id, body: request.body });
         assertActingAs(scope.principal, request.body.by_user_id);
         return changed;
       });
-      const [item] = await presentAndPublish(app, scope.organisationId, ids);
+      const [item] = await presentAndPublish(app, scope.organisationId, result.ids);
+      if (result.reportId) await publishReportStatus(app, result.reportId);
+      emitNotifications(app.events, scope.organisationId, result.notifications);
       if (!item) throw AppError.notFound('Worklist item');
       return item;
     },

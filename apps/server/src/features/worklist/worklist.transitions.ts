@@ -10,7 +10,7 @@ type TTransition = { from: readonly TStudyStatus[]; to: TStudyStatus };
 
 const NON_FINAL: readonly TStudyStatus[] = ['ORDERED', 'TO_READ', 'ASSIGNED', 'DRAFTED', 'IN_REVIEW'];
 
-/** Allowed moves. Report events (save-report, submit, return-to-draft, finalize) are wired in issue 5. */
+/** Allowed moves. The report events (save-report, submit, return-to-draft, finalize) come from features/reports. */
 export const STUDY_TRANSITIONS = {
   activate: { from: ['ORDERED'], to: 'TO_READ' },
   assign: { from: ['TO_READ'], to: 'ASSIGNED' },

@@ -43,6 +43,9 @@ export async function applyTransition(db: TDbOrTx, input: TApplyTransitionInput)
     toStatus: result.to,
     changedBy: input.byUserId,
     comment: input.comment ?? null,
+    // The statement's time, not the transaction's: two moves in one transaction (save, then submit)
+    // keep their order in the history.
+    createdAt: sql`clock_timestamp()`,
   });
   return result;
 }

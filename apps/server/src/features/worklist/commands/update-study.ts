@@ -5,9 +5,11 @@ import type { TTx } from '../../../db/client.ts';
 import { patients, studies } from '../../../db/schema/index.ts';
 import { AppError } from '../../../http/app-error.ts';
 import { updatePatient } from '../../patients/update-patient.ts';
+import { applyReviewTransition } from '../../reports/report-review.ts';
 import { canWorklist, type TWorklistAction } from '../worklist.policy.ts';
 import { findVisibleStudy } from '../worklist.queries.ts';
 import { requireReferringPhysician } from './create-order.ts';
+import type { TCreatedNotification } from './assign-radiologist.ts';
 import { applyTransition } from './study-status.ts';
 import type { TUpdateWorklistBody } from './worklist-requests.ts';
 
@@ -25,7 +27,10 @@ const FIELD_ACTIONS = {
   referring_physician_name: 'edit-details',
   priority_tag: 'set-priority',
   collaboration_enabled: 'toggle-collaboration',
-} as const satisfies Record<Exclude<keyof TUpdateWorklistBody, 'by_user_id'>, TWorklistAction>;
+} as const satisfies Record<
+  Exclude<keyof TUpdateWorklistBody, 'by_user_id' | 'status' | 'comment'>,
+  TWorklistAction
+>;
 
 /** The visible study, locked (404 outside the caller's scope, and for deleted ones to non-admins). */
 export async function loadStudyForChange(tx: TTx, scope: TScope, id: string) {
@@ -36,15 +41,25 @@ export async function loadStudyForChange(tx: TTx, scope: TScope, id: string) {
   return row.study;
 }
 
+export type TUpdateStudyResult = {
+  /** Every item that changed, this one first. */
+  ids: string[];
+  /** Notifications of a review transition, announced after commit. */
+  notifications: TCreatedNotification[];
+  /** A report whose status changed with a review transition (report.status.changed). */
+  reportId: string | null;
+};
+
 /**
  * PUT /worklist/{id}. Each field needs its permission (403 naming the fields otherwise). Patient
  * fields correct the patient record itself, so all of that patient's studies change with it.
- * Returns the ids of every item that changed, this one first.
+ * `status` (IN_REVIEW / DRAFTED, with `comment`) is the review hand-off (features/reports/report-review.ts),
+ * applied after the field changes.
  */
 export async function updateStudy(
   tx: TTx,
   input: { scope: TScope; id: string; body: TUpdateWorklistBody },
-): Promise<string[]> {
+): Promise<TUpdateStudyResult> {
   const { scope, body } = input;
   const study = await loadStudyForChange(tx, scope, input.id);
   if (study.status === 'DELETED') throw new AppError('CONFLICT', 'A deleted study cannot be changed');
@@ -90,7 +105,13 @@ export async function updateStudy(
     ...(body.collaboration_enabled !== undefined ? { collaborationEnabled: body.collaboration_enabled } : {}),
   };
   if (Object.keys(set).length > 0) await tx.update(studies).set(set).where(eq(studies.id, study.id));
-  return [...changed];
+  if (body.status === undefined) return { ids: [...changed], notifications: [], reportId: null };
+  const review = await applyReviewTransition(tx, {
+    scope,
+    study: { ...study, ...set },
+    transition: { status: body.status, comment: body.comment },
+  });
+  return { ids: [...changed], ...review };
 }
 
 /** DELETE /worklist/{id}: an admin's soft delete to DELETED (a FINAL study cannot be deleted: 409). */

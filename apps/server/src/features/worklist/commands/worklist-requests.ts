@@ -1,6 +1,6 @@
 // Request schemas of the worklist commands (spec §7 names). Multipart fields arrive as strings, so
 // numbers are coerced and blank strings count as absent.
-import { ZPriorityTag, ZUuid } from '@ris/domain';
+import { ZPriorityTag, ZReviewTransition, ZUuid } from '@ris/domain';
 import { z } from 'zod';
 
 /** '' (a blank form field) → undefined, so optional fields may be sent empty. */
@@ -88,6 +88,10 @@ export const ZUpdateWorklistBody = z.object({
   referring_physician_name: z.string().trim().max(200).nullable().optional(),
   priority_tag: ZPriorityTag.nullable().optional(),
   collaboration_enabled: z.boolean().optional(),
+  /** Review hand-off (ZReviewTransition): IN_REVIEW submits a draft, DRAFTED returns it from review. */
+  status: ZReviewTransition.shape.status.optional(),
+  /** Recorded with the status change in the history (and sent with the notification). */
+  comment: ZReviewTransition.shape.comment,
   by_user_id: ZUuid.optional(),
 });
 export type TUpdateWorklistBody = z.infer<typeof ZUpdateWorklistBody>;

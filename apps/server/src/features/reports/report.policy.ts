@@ -1,0 +1,103 @@
+// Who may do what to a report (DESIGN.md §7; the specification leaves it open). One file, used by
+// the REST routes and by the collaboration server's authentication alike. Visibility is decided in
+// SQL first (visibleStudies): these functions are only asked about studies the caller may see.
+import { isReporter, type TReportStatus, type TStudyStatus } from '@ris/domain';
+import { mayReadReportOf } from '../../access/studies-scope.ts';
+import type { TScope } from '../../access/scope.ts';
+import type { TPrincipal } from '../../auth/principal.ts';
+import { AppError } from '../../http/app-error.ts';
+import { REPORT_WRITABLE_STUDY_STATUSES } from './report-content.ts';
+
+/** The facts of a (visible) study that decide access to its report. */
+export type TReportStudyFacts = {
+  status: TStudyStatus;
+  lastAssignedUserId: string | null;
+  collaborationEnabled: boolean;
+};
+
+export type TReportAccess = 'edit' | 'read' | 'none';
+
+export type TReportAction =
+  /** Write content, key images (while the study is ASSIGNED, DRAFTED or IN_REVIEW). */
+  | 'edit'
+  /** POST /worklist/report/pdf-generate with status FINAL. */
+  | 'finalize'
+  /** POST /worklist/report/{id}/addendum (on a COMPLETED report). */
+  | 'addendum'
+  /** PUT /worklist/{id} status IN_REVIEW (DRAFTED → IN_REVIEW). */
+  | 'submit'
+  /** PUT /worklist/{id} status DRAFTED from IN_REVIEW, with a comment. */
+  | 'return';
+
+const isAssignee = (principal: TPrincipal, study: TReportStudyFacts) =>
+  principal.role === 'RADIOLOGIST' && study.lastAssignedUserId === principal.userId;
+
+/**
+ * Decisions:
+ * - edit: ADMINs; the radiologist the study is assigned to (studies.last_assigned_user_id);
+ *   TRANSCRIPTIONISTs of the study's facility while its collaboration_enabled is on.
+ * - finalize, addendum, return: ADMINs and the assigned radiologist (a transcriptionist never signs).
+ * - submit for review: an editor who is a TRANSCRIPTIONIST or a REPORTER (radiologist of user type
+ *   REPORTER); the assigned radiologist is notified (admins, when the reporter is the assignee).
+ * - read: every other caller who sees the study (facility staff; referring physicians only FINAL).
+ * Deleted studies' reports are read by admins only.
+ */
+export function canReport(principal: TPrincipal, action: TReportAction, study: TReportStudyFacts): boolean {
+  const admin = principal.role === 'ADMIN';
+  const editor =
+    admin ||
+    isAssignee(principal, study) ||
+    (principal.role === 'TRANSCRIPTIONIST' && study.collaborationEnabled);
+  switch (action) {
+    case 'edit':
+      return editor;
+    case 'finalize':
+    case 'addendum':
+    case 'return':
+      return admin || isAssignee(principal, study);
+    case 'submit':
+      return (
+        editor && (principal.role === 'TRANSCRIPTIONIST' || isReporter(principal.role, principal.userType))
+      );
+  }
+}
+
+/** Whether the caller may read the report of a study they can see. */
+export function mayReadReport(principal: TPrincipal, study: TReportStudyFacts): boolean {
+  if (study.status === 'DELETED') return principal.role === 'ADMIN';
+  return mayReadReportOf(principal, study);
+}
+
+/**
+ * The caller's access to the report of a study they can see (loaded through visibleStudies):
+ * 'edit' when they are an editor and the report may still change (study ASSIGNED, DRAFTED or
+ * IN_REVIEW, report not COMPLETED); 'read' when they may read it; 'none' otherwise (→ 404, or a
+ * refused collaboration connection).
+ */
+export function reportAccessFor(
+  scope: TScope,
+  study: TReportStudyFacts,
+  reportStatus?: TReportStatus,
+): TReportAccess {
+  const { principal } = scope;
+  if (!mayReadReport(principal, study)) return 'none';
+  const writable = REPORT_WRITABLE_STUDY_STATUSES.includes(study.status) && reportStatus !== 'COMPLETED';
+  return writable && canReport(principal, 'edit', study) ? 'edit' : 'read';
+}
+
+const REFUSALS: Record<TReportAction, string> = {
+  edit: 'You may read this report but not change it',
+  finalize: 'Only the assigned radiologist or an administrator may finalize this report',
+  addendum: 'Only the assigned radiologist or an administrator may add an addendum to this report',
+  submit: 'Only a transcriptionist or a reporter working on this report may submit it for review',
+  return: 'Only the assigned radiologist or an administrator may return this report to draft',
+};
+
+/** 403 with a message naming the action unless canReport allows it. */
+export function authorizeReport(
+  principal: TPrincipal,
+  action: TReportAction,
+  study: TReportStudyFacts,
+): void {
+  if (!canReport(principal, action, study)) throw new AppError('FORBIDDEN', REFUSALS[action]);
+}

@@ -1,0 +1,230 @@
+import multipart from '@fastify/multipart';
+import {
+  MAX_PATIENT_DOCUMENT_BYTES,
+  ZAddendumBody,
+  ZCreateReportBody,
+  ZErrorBody,
+  ZPdfGenerateBody,
+  ZReport,
+  ZSaveReportBody,
+  ZUpdateReportBody,
+  ZUuid,
+} from '@ris/domain';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requirePrincipal } from '../../access/require-principal.ts';
+import { loadScope } from '../../access/scope.ts';
+import { AppError } from '../../http/app-error.ts';
+import { errorBody, errorHandler } from '../../http/error-handler.ts';
+import { ZErrorResponses } from '../../http/openapi-errors.ts';
+import { assertActingAs } from '../worklist/worklist.policy.ts';
+import { patientDocumentRoutes } from './patient-documents.routes.ts';
+import { addAddendum, createReport, finalizeReport, saveDraft, updateReport } from './report-commands.ts';
+import { reportImageRoutes } from './report-images.routes.ts';
+import { publishReportOutcome } from './report-publish.ts';
+import { mayReadReport } from './report.policy.ts';
+import { presentReport } from './report.presenter.ts';
+import { findVisibleStudyReport } from './report.queries.ts';
+
+const security = [{ bearerAuth: [] }];
+const tags = ['reports'];
+
+/** Room for MAX_REPORT_CONTENT_LENGTH characters of any script as JSON (zod names `content` above it). */
+const REPORT_BODY_LIMIT = 6 * 1024 * 1024;
+
+const ZWriteResponses = {
+  ...ZErrorResponses,
+  409: ZErrorBody.describe(
+    'Stale version (the message names who changed it; details.current_version), a final report (use an addendum), or a study not in a writable state',
+  ),
+  413: ZErrorBody.describe('content is too large'),
+};
+
+/** A body beyond the route's limit names the report content, like the schema's limit does. */
+function reportErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return reply
+      .status(413)
+      .send(errorBody('PAYLOAD_TOO_LARGE', 'content: the report is too large', { field: 'content' }));
+  }
+  return errorHandler(error, request, reply);
+}
+
+const writeOptions = { bodyLimit: REPORT_BODY_LIMIT, errorHandler: reportErrorHandler };
+
+/**
+ * Reports of worklist items (spec §7 "Reports"): read, create, write with optimistic concurrency,
+ * save as draft, finalize, addenda; key images and patient documents in their own files.
+ */
+export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Multipart for documents and images (this scope only); each route checks its own size limit.
+  await app.register(multipart, {
+    limits: { fileSize: MAX_PATIENT_DOCUMENT_BYTES, files: 10, fields: 60, fieldSize: 64 * 1024, parts: 70 },
+  });
+  const { db } = app.deps.database;
+  const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
+
+  app.get(
+    '/worklist/:id/report',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The report of a worklist item (404 when the item is not visible or has no report yet)',
+        description: 'Referring physicians read only FINAL reports.',
+        params: z.object({ id: ZUuid }),
+        response: { 200: ZReport, ...ZErrorResponses },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request);
+      const found = await findVisibleStudyReport(db, scope, request.params.id);
+      if (!found?.report || !mayReadReport(scope.principal, found.study)) throw AppError.notFound('Report');
+      return presentReport(db, found.report);
+    },
+  );
+
+  app.post(
+    '/worklist/report',
+    {
+      ...writeOptions,
+      schema: {
+        tags,
+        security,
+        summary: "Create the item's report (201), or return the one that exists (200)",
+        description:
+          'One report per item: when two people open an item at once, both get the same report. Creating needs edit rights and an ASSIGNED, DRAFTED or IN_REVIEW item.',
+        body: ZCreateReportBody,
+        response: { 200: ZReport, 201: ZReport, ...ZWriteResponses },
+      },
+    },
+    async (request, reply) => {
+      const scope = await scopeOf(request);
+      const { report, created } = await db.transaction(async (tx) => {
+        const result = await createReport(tx, {
+          scope,
+          studyId: request.body.worklist_id,
+          html: request.body.content,
+        });
+        assertActingAs(scope.principal, request.body.by_user_id);
+        return result;
+      });
+      return reply.status(created ? 201 : 200).send(await presentReport(db, report));
+    },
+  );
+
+  app.put(
+    '/worklist/report/:id',
+    {
+      ...writeOptions,
+      schema: {
+        tags,
+        security,
+        summary: 'Write the report content (optimistic concurrency on version)',
+        description:
+          'The content is sanitised. Unchanged content changes nothing; changed content becomes version + 1 (every version is kept). A stale version answers 409 naming who changed the report.',
+        params: z.object({ id: ZUuid }),
+        body: ZUpdateReportBody,
+        response: { 200: ZReport, ...ZWriteResponses },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request);
+      const { body } = request;
+      const outcome = await db.transaction(async (tx) => {
+        const result = await updateReport(tx, {
+          scope,
+          reportId: request.params.id,
+          html: body.content,
+          version: body.version,
+        });
+        assertActingAs(scope.principal, body.by_user_id);
+        return result;
+      });
+      await publishReportOutcome(app, outcome);
+      return presentReport(db, outcome.report);
+    },
+  );
+
+  app.post(
+    '/worklist/report/save',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Save as draft: report DRAFTED, item DRAFTED (from ASSIGNED)',
+        body: ZSaveReportBody,
+        response: { 200: ZReport, ...ZWriteResponses },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request);
+      const outcome = await db.transaction(async (tx) => {
+        const result = await saveDraft(tx, { scope, reportId: request.body.report_id });
+        assertActingAs(scope.principal, request.body.by_user_id);
+        return result;
+      });
+      await publishReportOutcome(app, outcome);
+      return presentReport(db, outcome.report);
+    },
+  );
+
+  app.post(
+    '/worklist/report/pdf-generate',
+    {
+      ...writeOptions,
+      schema: {
+        tags,
+        security,
+        summary: 'Finalize (status FINAL) or save as draft (status DRAFTED)',
+        description:
+          'FINAL: only the assigned radiologist or an administrator; html_content (sanitised) becomes the final content, checked against version when given; report COMPLETED, item FINAL, the finalizer signs. The PDF itself is rendered by report output (pdf_url stays null until then).',
+        body: ZPdfGenerateBody,
+        response: { 200: ZReport, ...ZWriteResponses },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request);
+      const { body } = request;
+      const input = { scope, reportId: body.report_id, html: body.html_content, version: body.version };
+      const outcome = await db.transaction((tx) =>
+        body.status === 'FINAL' ? finalizeReport(tx, input) : saveDraft(tx, input),
+      );
+      await publishReportOutcome(app, outcome);
+      return presentReport(db, outcome.report);
+    },
+  );
+
+  app.post(
+    '/worklist/report/:id/addendum',
+    {
+      ...writeOptions,
+      schema: {
+        tags,
+        security,
+        summary: 'Add an addendum to a final report (a new version; the original stays)',
+        description: 'Only the assigned radiologist or an administrator, and only on a COMPLETED report.',
+        params: z.object({ id: ZUuid }),
+        body: ZAddendumBody,
+        response: { 201: ZReport, ...ZWriteResponses },
+      },
+    },
+    async (request, reply) => {
+      const scope = await scopeOf(request);
+      const report = await db.transaction(async (tx) => {
+        const result = await addAddendum(tx, {
+          scope,
+          reportId: request.params.id,
+          html: request.body.content,
+        });
+        assertActingAs(scope.principal, request.body.by_user_id);
+        return result;
+      });
+      return reply.status(201).send(await presentReport(db, report));
+    },
+  );
+
+  await app.register(reportImageRoutes);
+  await app.register(patientDocumentRoutes);
+};
