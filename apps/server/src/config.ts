@@ -69,6 +69,8 @@ export const ZConfigEnv = z.object({
     .url()
     .refine((value) => /^rediss?:\/\//.test(value), 'must be a redis:// or rediss:// URL')
     .optional(),
+  COLLAB_STORE_DEBOUNCE_MS: z.coerce.number().int().min(10).max(60_000).default(2_000),
+  COLLAB_STORE_MAX_DEBOUNCE_MS: z.coerce.number().int().min(10).max(300_000).default(10_000),
 });
 
 export type TConfig = {
@@ -90,6 +92,13 @@ export type TConfig = {
   mail: { smtpUrl: string | null; from: string };
   /** Redis for the socket.io adapter (events reach sockets on every replica); null: this process only. */
   redisUrl: string | null;
+  /** Collaborative documents (apps/server/src/collaboration). */
+  collaboration: {
+    /** A document is stored this long after its last change… */
+    storeDebounceMs: number;
+    /** …and at least this often while changes keep coming. */
+    storeMaxDebounceMs: number;
+  };
 };
 
 /** Identity settings (apps/server/src/auth); documented in .env.example. */
@@ -170,5 +179,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
     redisUrl: e.REDIS_URL ?? null,
+    collaboration: {
+      storeDebounceMs: e.COLLAB_STORE_DEBOUNCE_MS,
+      storeMaxDebounceMs: Math.max(e.COLLAB_STORE_MAX_DEBOUNCE_MS, e.COLLAB_STORE_DEBOUNCE_MS),
+    },
   };
 }

@@ -3,7 +3,7 @@
 // (app.events after commit). Latency = from the publish to each socket's receipt of the message,
 // clients in a worker thread. Target (issue 4): p99 ≤ 100 ms to all 1,000.
 // Run: node apps/server/dist/bench/realtime-bench.js (after npm run build), or from the sources:
-// npx tsx --conditions=source apps/server/src/bench/realtime-bench.ts. BENCH_REDIS_URL=redis://…
+// npx tsx --conditions=ris-source apps/server/src/bench/realtime-bench.ts. BENCH_REDIS_URL=redis://…
 // measures through the Redis adapter. Prints a table.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';

@@ -4,7 +4,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TDb } from '../db/client.ts';
 import { studies } from '../db/schema/index.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
+import { sanitizeReportHtml } from '../html/sanitize-report-html.ts';
 import { rooms, type TRealtimeServer } from './realtime-rooms.ts';
+import { reportEditorSockets } from './report-editors.ts';
 
 /** The referring physician of a (possibly soft-deleted) study, for events that do not carry it. */
 async function referringPhysicianOf(db: TDb, studyId: string): Promise<string | null> {
@@ -41,13 +43,15 @@ export function publishDomainEvents(
   let tail: Promise<void> | null = null;
 
   function deliver(to: string[] | Promise<string[]>, message: TRealtimeMessage): void {
+    // No room at all is nobody (socket.io would take `to([])` for everyone).
     if (tail === null && Array.isArray(to)) {
-      io.to(to).emit(REALTIME_MESSAGE_EVENT, message);
+      if (to.length > 0) io.to(to).emit(REALTIME_MESSAGE_EVENT, message);
       return;
     }
     const current: Promise<void> = (tail ?? Promise.resolve())
       .then(async () => {
-        io.to(await to).emit(REALTIME_MESSAGE_EVENT, message);
+        const resolved = await to;
+        if (resolved.length > 0) io.to(resolved).emit(REALTIME_MESSAGE_EVENT, message);
       })
       .catch((error: unknown) => log.error({ err: error, type: message.type }, 'realtime delivery failed'))
       .finally(() => {
@@ -74,6 +78,14 @@ export function publishDomainEvents(
     events.on('notification.created', ({ userId, notification }) =>
       deliver([rooms.notification(userId)], { type: 'user-notification', data: { notification } }),
     ),
+    events.on('report.insert-content', ({ reportId, studyId, content }) => {
+      const html = sanitizeReportHtml(content);
+      if (html.trim() === '') return;
+      deliver(reportEditorSockets(io, db, reportId, studyId), {
+        type: 'insert-report-content',
+        data: { report_id: reportId, content: html },
+      });
+    }),
   ];
   return () => {
     for (const off of unsubscribe) off();

@@ -1,0 +1,90 @@
+// Collaboration concern 1: who may open a report's document, and whether read-write or read-only.
+import type { beforeHandleAwarenessPayload, Extension, onAuthenticatePayload } from '@hocuspocus/server';
+import { eq } from 'drizzle-orm';
+import type { TokenVerifier, TPrincipal } from '../auth/principal.ts';
+import type { TDb } from '../db/client.ts';
+import { users } from '../db/schema/index.ts';
+import { AppError } from '../http/app-error.ts';
+import { isClientContext, type TClientContext } from './collaboration-context.ts';
+import { reportGrantFor } from './report-access.ts';
+import { reportIdOfDocument } from './report-document.ts';
+
+/**
+ * A refused connection. The provider's `onAuthenticationFailed({ reason })` receives `reason`: the
+ * API's error code (`NOT_FOUND` for a report outside the caller's scope or a bad document name,
+ * `UNAUTHENTICATED`, `auth/id-token-expired`, `auth/id-token-revoked`). The message is empty on
+ * purpose: Hocuspocus logs hook errors that have one, and a refusal is not a server error.
+ */
+export class CollaborationRefusal extends Error {
+  readonly reason: string;
+
+  constructor(reason: string) {
+    super('');
+    this.name = 'CollaborationRefusal';
+    this.reason = reason;
+  }
+}
+
+type TAuthenticationDeps = { db: TDb; verifier: TokenVerifier };
+
+async function verified(verifier: TokenVerifier, token: string): Promise<TPrincipal> {
+  try {
+    return await verifier.verify(token);
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500) throw new CollaborationRefusal(error.code);
+    throw error;
+  }
+}
+
+async function displayNameOf(db: TDb, principal: TPrincipal): Promise<string> {
+  const [row] = await db
+    .select({ displayName: users.displayName, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(eq(users.id, principal.userId));
+  const name = row?.displayName || [row?.firstName, row?.lastName].filter(Boolean).join(' ');
+  return name || principal.email;
+}
+
+/**
+ * The provider's `token` is the ID token, verified exactly as on HTTP (signature, expiry, revocation,
+ * session, organisation). The report must be visible to the caller (scope), and the report policy
+ * decides: 'edit' → read-write, 'read' → read-only (the server drops the connection's document
+ * updates and tells the provider `scope: 'readonly'`), 'none' → refused as NOT_FOUND. A COMPLETED
+ * report is read-only for everyone (the policy says so).
+ * Presence: a client's awareness `user.name` is replaced by the user's name as the server knows it,
+ * and `user.id` set, so nobody can show up as someone else.
+ */
+export function authenticationExtension({ db, verifier }: TAuthenticationDeps): Extension {
+  return {
+    extensionName: 'ris-authentication',
+
+    async onAuthenticate({ token, documentName, connectionConfig }: onAuthenticatePayload) {
+      const reportId = reportIdOfDocument(documentName);
+      if (!reportId) throw new CollaborationRefusal('NOT_FOUND');
+      if (!token) throw new CollaborationRefusal('UNAUTHENTICATED');
+      const principal = await verified(verifier, token);
+      const grant = await reportGrantFor(db, principal, reportId);
+      if (grant.access === 'none') throw new CollaborationRefusal('NOT_FOUND');
+      connectionConfig.readOnly = grant.access === 'read';
+      const context: TClientContext = {
+        kind: 'client',
+        principal,
+        displayName: await displayNameOf(db, principal),
+        reportId,
+        studyId: grant.studyId,
+        access: grant.access,
+      };
+      return context;
+    },
+
+    async beforeHandleAwareness({ context, states }: beforeHandleAwarenessPayload) {
+      if (!isClientContext(context)) return;
+      for (const state of states.values()) {
+        const user: unknown = state.user;
+        if (user && typeof user === 'object') {
+          state.user = { ...user, id: context.principal.userId, name: context.displayName };
+        }
+      }
+    },
+  };
+}
