@@ -21,11 +21,14 @@ export default defineConfig({
     proxy: {
       '/api': { target: API_TARGET, changeOrigin: true },
       '/ws': { target: API_TARGET, ws: true, changeOrigin: true },
+      '/collab': { target: API_TARGET, ws: true, changeOrigin: true },
     },
   },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // The largest chunk is the lazily loaded report editor (TipTap + ProseMirror + Yjs, ~185 kB gzip).
+    chunkSizeWarningLimit: 650,
     rolldownOptions: {
       output: {
         // Libraries change less often than the app: separate chunks stay cached across releases.
@@ -35,6 +38,12 @@ export default defineConfig({
               name: 'react',
               test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
               priority: 20,
+            },
+            // The report editor's libraries load only with the screens that use them.
+            {
+              name: 'editor',
+              test: /node_modules[\\/](@tiptap|prosemirror-[a-z-]+|yjs|y-prosemirror|y-protocols|lib0|@hocuspocus|linkifyjs|orderedmap|rope-sequence|w3c-keyname)[\\/]/,
+              priority: 15,
             },
             { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
           ],

@@ -11,9 +11,14 @@ import { organisationRoutes } from './features/organisations/organisations.route
 import { userRoutes } from './features/users/users.routes.ts';
 import { patientRoutes } from './features/patients/patients.routes.ts';
 import { radiologistRoutes } from './features/radiologists/radiologists.routes.ts';
+import { radiologistDetailsRoutes } from './features/radiologists/radiologist-details.routes.ts';
+import { templateRoutes } from './features/templates/templates.routes.ts';
+import { macroRoutes } from './features/macros/macros.routes.ts';
 import { referringPhysicianRoutes } from './features/referring-physicians/referring-physicians.routes.ts';
 import { tagRoutes } from './features/tags/tags.routes.ts';
+import { notificationRoutes } from './features/notifications/notifications.routes.ts';
 import { worklistRoutes } from './features/worklist/worklist.routes.ts';
+import { reportRoutes } from './features/reports/report.routes.ts';
 import { worklistListRoutes } from './features/worklist/list/worklist-list.routes.ts';
 import type { BlobStore } from './files/blob-store.ts';
 import type { Mailer } from './integrations/mail/mailer.ts';
@@ -21,6 +26,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { loggerOptions, requestId } from './http/logger.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRealtime } from './realtime/realtime-server.ts';
+import { registerCollaboration } from './collaboration/collaboration-server.ts';
 import { registerSpa } from './http/spa.ts';
 
 export type TAppDeps = {
@@ -87,6 +93,8 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
   registerErrorHandling(app);
   // socket.io at /ws/ (same HTTP server): authenticated sockets, rooms per facility, app.events → clients.
   await registerRealtime(app);
+  // Hocuspocus at /collab (same HTTP server): report documents edited together, stored in PostgreSQL.
+  await registerCollaboration(app);
 
   await registerOpenApi(app, config.publicUrl);
   await app.register(healthRoutes(deps.database.db));
@@ -101,11 +109,16 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
         await secured.register(userRoutes);
         await secured.register(organisationRoutes);
         await secured.register(worklistRoutes);
+        await secured.register(reportRoutes);
         await secured.register(tagRoutes);
         await secured.register(radiologistRoutes);
+        await secured.register(radiologistDetailsRoutes);
+        await secured.register(templateRoutes);
+        await secured.register(macroRoutes);
         await secured.register(patientRoutes);
         await secured.register(referringPhysicianRoutes);
         await secured.register(worklistListRoutes);
+        await secured.register(notificationRoutes);
         if (beforeReadySecured) await beforeReadySecured(secured);
       });
       if (beforeReady) await beforeReady(api);

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppLayout } from './components/layout/app-layout.tsx';
 import { ForgotPasswordPage } from './features/auth/forgot-password-page.tsx';
@@ -7,17 +7,33 @@ import { RouteGuard } from './features/auth/route-guard.tsx';
 import { SignupPage } from './features/auth/signup-page.tsx';
 import { RouteErrorPage } from './features/errors/route-error-page.tsx';
 import { HomePage } from './features/home/home-page.tsx';
-import { MacroPage } from './features/macros/macro-page.tsx';
+import { MacrosPage } from './features/macros/macros-page.tsx';
 import { NotFoundPage } from './features/not-found/not-found-page.tsx';
 import { OrdersPage } from './features/orders/orders-page.tsx';
 import { OrganisationPage } from './features/organisation/organisation-page.tsx';
 import { ProfilePage } from './features/profile/profile-page.tsx';
 import { ReportFinderPage } from './features/report-finder/report-finder-page.tsx';
-import { ReportingPage } from './features/reporting/reporting-page.tsx';
 import { SupportPage } from './features/support/support-page.tsx';
-import { TemplatePage } from './features/templates/template-page.tsx';
+import { TemplatesPage } from './features/templates/templates-page.tsx';
 import { WorklistPage } from './features/worklist/worklist-page.tsx';
 import { PATHS, allowedRolesFor } from './paths.ts';
+import { LoadingOverlay } from './components/ui/loading-overlay.tsx';
+
+// The screens with the rich-text editor (TipTap, Yjs) load on first use, keeping the editor's code
+// out of the bundle the worklist needs.
+const ReportingPage = lazy(() =>
+  import('./features/reporting/reporting-page.tsx').then((m) => ({ default: m.ReportingPage })),
+);
+const TemplatePage = lazy(() =>
+  import('./features/templates/template-page.tsx').then((m) => ({ default: m.TemplatePage })),
+);
+const MacroPage = lazy(() =>
+  import('./features/macros/macro-page.tsx').then((m) => ({ default: m.MacroPage })),
+);
+
+function Lazy({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<LoadingOverlay />}>{children}</Suspense>;
+}
 
 /** A screen of the layout; a path listed in ROUTE_ALLOWED_ROLES gets its own role guard. */
 function screen(path: string, element: ReactNode): RouteObject {
@@ -50,13 +66,30 @@ export const routes: RouteObject[] = [
                   { index: true, element: <HomePage /> },
                   screen(PATHS.worklist, <WorklistPage />),
                   screen(PATHS.orders, <OrdersPage />),
-                  screen(PATHS.worklistItem, <ReportingPage />),
+                  screen(
+                    PATHS.worklistItem,
+                    <Lazy>
+                      <ReportingPage />
+                    </Lazy>,
+                  ),
                   screen(PATHS.reportFinder, <ReportFinderPage />),
                   screen(PATHS.organisation, <OrganisationPage />),
                   screen(PATHS.profile, <ProfilePage />),
                   screen(PATHS.support, <SupportPage />),
-                  screen(PATHS.template, <TemplatePage />),
-                  screen(PATHS.macro, <MacroPage />),
+                  screen(PATHS.templates, <TemplatesPage />),
+                  screen(
+                    PATHS.template,
+                    <Lazy>
+                      <TemplatePage />
+                    </Lazy>,
+                  ),
+                  screen(PATHS.macros, <MacrosPage />),
+                  screen(
+                    PATHS.macro,
+                    <Lazy>
+                      <MacroPage />
+                    </Lazy>,
+                  ),
                 ],
               },
             ],

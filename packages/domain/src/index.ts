@@ -27,3 +27,4 @@ export * from './worklist/worklist.schemas.ts';
 export * from './reports/report.schemas.ts';
 export * from './templates/template.schemas.ts';
 export * from './macros/macro.schemas.ts';
+export * from './notifications/notification.schemas.ts';

@@ -24,6 +24,7 @@ type TRoute = { method: string; path: string; secured: boolean };
 let server: TTestServer;
 let routes: TRoute[];
 let fixtures: Record<string, Record<string, string>>;
+let bodies: Record<string, unknown> = {};
 const outsiderTokens = new Map<TRole, string>();
 
 async function signIn(email: string): Promise<string> {
@@ -41,12 +42,32 @@ function fill(path: string, values: Record<string, string>): string {
 }
 
 async function snapshot(): Promise<string> {
-  const [users, organisations, facilities] = await Promise.all([
+  const [users, organisations, facilities, templates, macros] = await Promise.all([
     server.db.select().from(t.users),
     server.db.select().from(t.organisations),
     server.db.select().from(t.facilities),
+    server.db.select().from(t.templates),
+    server.db.select().from(t.macros),
   ]);
-  return JSON.stringify({ users, organisations, facilities });
+  const [reports, reportVersions, reportImages, patientDocuments, studies] = await Promise.all([
+    server.db.select().from(t.reports),
+    server.db.select().from(t.reportVersions),
+    server.db.select().from(t.reportImages),
+    server.db.select().from(t.patientDocuments),
+    server.db.select().from(t.studies),
+  ]);
+  return JSON.stringify({
+    users,
+    organisations,
+    facilities,
+    templates,
+    macros,
+    reports,
+    reportVersions,
+    reportImages,
+    patientDocuments,
+    studies,
+  });
 }
 
 beforeAll(async () => {
@@ -85,7 +106,53 @@ beforeAll(async () => {
     .insert(t.worklistTags)
     .values({ studyId: studyA.id, tagId: tagA?.id ?? '', userId: userA.id })
     .returning();
+  // Templates, macros and a transcriptionist of organisation A (issue 5).
+  const transcriptionistA = await buildUser(db, { role: 'TRANSCRIPTIONIST', facilities: [facilityA] });
+  const [templateA] = await db
+    .insert(t.templates)
+    .values({ scope: 'USER', organisationId: organisationA.id, ownerUserId: userA.id, name: 'Matrix' })
+    .returning();
+  const [macroA] = await db
+    .insert(t.macros)
+    .values({ userId: userA.id, shortKey: 'matrix', value: '<p>Matrix</p>' })
+    .returning();
+  // A report of studyA with a key image, and a patient document (issue 5).
+  const [reportA] = await db
+    .insert(t.reports)
+    .values({ studyId: studyA.id, organisationId: organisationA.id, content: '<p>Matrix</p>' })
+    .returning();
+  const [fileA] = await db
+    .insert(t.storedFiles)
+    .values({
+      organisationId: organisationA.id,
+      storageKey: '2024/01/00000000-0000-4000-8000-000000000001',
+      sha256: '0'.repeat(64),
+      sizeBytes: 1,
+      mediaType: 'image/png',
+    })
+    .returning();
+  const [imageA] = await db
+    .insert(t.reportImages)
+    .values({ reportId: reportA?.id ?? '', fileId: fileA?.id ?? '' })
+    .returning();
+  const [documentA] = await db
+    .insert(t.patientDocuments)
+    .values({ studyId: studyA.id, fileId: fileA?.id ?? '', filename: 'matrix.png' })
+    .returning();
+  const reportFixture = { id: reportA?.id ?? '', report_id: reportA?.id ?? '', image_id: imageA?.id ?? '' };
+  // Valid bodies for routes whose schema requires fields, so the 404 comes from the scope, not validation.
+  bodies = {
+    'PUT /api/v1/worklist/report/{id}': { content: '<p>Outsider</p>', version: 1, by_user_id: userA.id },
+    'POST /api/v1/worklist/report/{id}/addendum': { content: '<p>Outsider</p>', by_user_id: userA.id },
+  };
   fixtures = {
+    '/api/v1/worklist/{id}/report': { id: studyA.id },
+    '/api/v1/worklist/report/{id}': reportFixture,
+    '/api/v1/worklist/report/{id}/addendum': reportFixture,
+    '/api/v1/worklist/report/{id}/upload-images': reportFixture,
+    '/api/v1/worklist/report/{report_id}/images/{image_id}': reportFixture,
+    '/api/v1/worklist/{id}/document': { id: studyA.id },
+    '/api/v1/worklist/{id}/document/{document_id}': { id: studyA.id, document_id: documentA?.id ?? '' },
     '/api/v1/worklist/{id}': { id: studyA.id },
     '/api/v1/worklist/statuses/{worklist_id}': { worklist_id: studyA.id },
     '/api/v1/worklist/worklist-tags/{user_id}': { user_id: userA.id },
@@ -95,6 +162,12 @@ beforeAll(async () => {
     '/api/v1/user/email/{email}': { email: userA.email },
     '/api/v1/user/details/{id}': { id: userA.id },
     '/api/v1/user/organisation/details/{id}': { id: organisationA.id },
+    '/api/v1/radiologist/{user_fk}': { user_fk: userA.id },
+    '/api/v1/radiologist/transcriptionist/{user_fk}': { user_fk: transcriptionistA.id },
+    '/api/v1/radiologist/template/{id}': { id: templateA?.id ?? '' },
+    '/api/v1/radiologist/macros/{user_id}': { user_id: userA.id },
+    '/api/v1/radiologist/macro/{id}': { id: macroA?.id ?? '' },
+    '/api/v1/notification/{user_id}': { user_id: userA.id },
   };
 });
 afterAll(async () => {
@@ -139,7 +212,7 @@ describe('route × role matrix', () => {
       for (const [role, token] of outsiderTokens) {
         const response = await server.request(route.method, fill(route.path, fixtures[route.path] ?? {}), {
           token,
-          ...(route.method === 'GET' ? {} : { body: {} }),
+          ...(route.method === 'GET' ? {} : { body: bodies[`${route.method} ${route.path}`] ?? {} }),
         });
         expect(response.status, `${role} ${route.method} ${route.path}`).toBe(404);
       }

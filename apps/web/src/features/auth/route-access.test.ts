@@ -42,8 +42,15 @@ describe('decideRouteAccess', () => {
 });
 
 describe('route roles', () => {
-  it('restricts /organisation to admins and facility admins, and nothing else', () => {
-    expect(ROUTE_ALLOWED_ROLES).toEqual({ '/organisation': ['ADMIN', 'FACILITY_ADMIN'] });
+  it('restricts /organisation to admins and facility admins, templates and macros to report authors', () => {
+    const authors = ['ADMIN', 'FACILITY_ADMIN', 'RADIOLOGIST', 'TRANSCRIPTIONIST'];
+    expect(ROUTE_ALLOWED_ROLES).toEqual({
+      '/organisation': ['ADMIN', 'FACILITY_ADMIN'],
+      '/templates': authors,
+      '/template/:id': authors,
+      '/macros': authors,
+      '/macro/:id': authors,
+    });
     expect(allowedRolesFor(PATHS.organisation)).toEqual(['ADMIN', 'FACILITY_ADMIN']);
     expect(allowedRolesFor(PATHS.worklist)).toBeUndefined();
   });
