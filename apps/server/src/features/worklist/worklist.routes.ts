@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
+import { flushReportDocument } from '../../collaboration/flush-report-document.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { emitNotifications } from '../reports/report-notifications.ts';
@@ -78,6 +79,8 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const scope = await scopeOf(request);
+      // Submitting reads the report: first store what the editors typed up to now.
+      if (request.body.status === 'IN_REVIEW') await flushReportDocument(app, { studyId: request.params.id });
       const result = await db.transaction(async (tx) => {
         const changed = await updateStudy(tx, { scope, id: request.params.id, body: request.body });
         assertActingAs(scope.principal, request.body.by_user_id);

@@ -7,7 +7,6 @@ import { errorMessage, isApiError } from '../../api/api-error.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { Dialog } from '../../components/ui/dialog.tsx';
-import { richTextToPlainText } from '../../components/rich-text/rich-text-content.ts';
 import { inputClassName } from '../../components/ui/text-field.tsx';
 import { notify } from '../../stores/app-store.ts';
 import { worklistKeys } from '../worklist/worklist-api.ts';
@@ -28,43 +27,13 @@ function messageOf(error: unknown, fallback: string): string {
   return error instanceof Error && !isApiError(error) ? error.message : errorMessage(error, fallback);
 }
 
-const STORE_WAIT_MS = 15_000;
-const STORE_POLL_MS = 400;
-
 /**
- * Resolves once the report stored on the server reads as the editor does. Saving a draft and
- * submitting for review act on the stored report, which the collaboration server writes shortly
- * (about 2 s) after the last change; acting before would submit an older text. Gives up after
- * STORE_WAIT_MS (someone else may be typing on) and lets the server decide.
+ * Finalizes with the editor's HTML once the server has every change of this editor. No version is
+ * sent: the server stores the live document first (a new version), and the HTML is the final text.
  */
-async function whenStored(session: TCollabSession, editor: Editor | null, worklistId: string): Promise<void> {
+async function finalize(session: TCollabSession, editor: Editor, reportId: string) {
   await session.whenSaved();
-  if (!editor) return;
-  const wanted = richTextToPlainText(editor.getHTML());
-  const deadline = Date.now() + STORE_WAIT_MS;
-  while (richTextToPlainText((await reportsApi.get(worklistId)).content) !== wanted) {
-    if (Date.now() > deadline) return;
-    await new Promise((resolve) => setTimeout(resolve, STORE_POLL_MS));
-  }
-}
-
-/**
- * Finalizes with the editor's HTML once the server has every change. The version is read just
- * before; should the collaboration server store a last change in between (409), it is read again and
- * tried once more — the HTML sent already contains that change.
- */
-async function finalize(session: TCollabSession, editor: Editor, worklistId: string, reportId: string) {
-  await session.whenSaved();
-  const html = editor.getHTML();
-  const first = await reportsApi.get(worklistId);
-  try {
-    return await reportsApi.finalize(reportId, html, first.version);
-  } catch (error) {
-    if (!isApiError(error) || error.status !== 409) throw error;
-    const again = await reportsApi.get(worklistId);
-    if (again.status === 'COMPLETED' || again.version === first.version) throw error;
-    return reportsApi.finalize(reportId, html, again.version);
-  }
+  return reportsApi.finalize(reportId, editor.getHTML());
 }
 
 /** Save draft, Submit for review, Return with comment, Finalize — by role and state. */
@@ -87,7 +56,8 @@ export function ReportActions({ study, report, userId, permissions, session, edi
 
   const saveDraft = useMutation({
     mutationFn: async () => {
-      await whenStored(session, editor, study.id);
+      // Once the server has every keystroke, it stores the live document before saving.
+      await session.whenSaved();
       return reportsApi.saveDraft(report.id, userId);
     },
     onSuccess: async () => {
@@ -98,7 +68,7 @@ export function ReportActions({ study, report, userId, permissions, session, edi
   });
   const changeStatus = useMutation({
     mutationFn: async (change: TStudyChange) => {
-      await whenStored(session, editor, study.id);
+      await session.whenSaved();
       return reportsApi.changeStudy(study.id, change, userId);
     },
     onSuccess: async (item, change) => {
@@ -115,7 +85,7 @@ export function ReportActions({ study, report, userId, permissions, session, edi
   const finalizeReport = useMutation({
     mutationFn: () => {
       if (!editor) throw new Error('The editor is not ready');
-      return finalize(session, editor, study.id, report.id);
+      return finalize(session, editor, report.id);
     },
     onSuccess: async () => {
       notify('success', 'Report finalized');

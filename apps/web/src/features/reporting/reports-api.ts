@@ -70,13 +70,15 @@ export const reportsApi = {
   /** POST /worklist/report/save: report and study DRAFTED. */
   saveDraft: (reportId: string, userId: string): Promise<unknown> =>
     apiClient.post('/worklist/report/save', { report_id: reportId, by_user_id: userId }),
-  /** POST /worklist/report/pdf-generate with status FINAL: finalizes with the editor's HTML. */
-  finalize: (reportId: string, html: string, version: number): Promise<unknown> =>
+  /**
+   * POST /worklist/report/pdf-generate with status FINAL: finalizes with the editor's HTML. No version:
+   * the editor holds every change (the server stores the live document first, making a new version).
+   */
+  finalize: (reportId: string, html: string): Promise<unknown> =>
     apiClient.post('/worklist/report/pdf-generate', {
       report_id: reportId,
       html_content: html,
       status: 'FINAL',
-      version,
     }),
   addAddendum: (reportId: string, content: string, userId: string): Promise<unknown> =>
     apiClient.post(`/worklist/report/${enc(reportId)}/addendum`, { content, by_user_id: userId }),
