@@ -28,6 +28,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerRealtime } from './realtime/realtime-server.ts';
 import { registerCollaboration } from './collaboration/collaboration-server.ts';
 import { registerSpa } from './http/spa.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 
 export type TAppDeps = {
   config: TConfig;
@@ -86,10 +87,9 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
   app.addHook('onClose', async () => identity.close());
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('x-frame-options', 'DENY');
   });
+  // CSP, nosniff, no-referrer, X-Frame-Options DENY, … on every response (http/security-headers.ts).
+  await registerSecurityHeaders(app);
   registerErrorHandling(app);
   // socket.io at /ws/ (same HTTP server): authenticated sockets, rooms per facility, app.events → clients.
   await registerRealtime(app);

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { reportHtmlToText, sanitizeReportHtml } from './sanitize-report-html.ts';
 
-const IMAGE =
-  '/api/v1/worklist/report/11111111-1111-4111-8111-111111111111/images/22222222-2222-4222-8222-222222222222';
+const REPORT = '11111111-1111-4111-8111-111111111111';
+const OTHER_REPORT = '33333333-3333-4333-8333-333333333333';
+const IMAGE_ID = '22222222-2222-4222-8222-222222222222';
+const IMAGE = `/api/v1/worklist/report/${REPORT}/images/${IMAGE_ID}`;
 
 describe('sanitizeReportHtml', () => {
   it('keeps what the editor produces', () => {
@@ -15,7 +17,27 @@ describe('sanitizeReportHtml', () => {
       .replace('text-align: center', 'text-align:center')
       .replace('<hr>', '<hr />')
       .replace('alt="key image">', 'alt="key image" />');
-    expect(sanitizeReportHtml(html)).toBe(canonical);
+    expect(sanitizeReportHtml(html, { reportId: REPORT })).toBe(canonical);
+  });
+
+  it("keeps only the report's own images, and none without a report", () => {
+    const own = `<img src="${IMAGE}" alt="own" />`;
+    const html = [
+      own,
+      `<img src="/api/v1/worklist/report/${OTHER_REPORT}/images/${IMAGE_ID}" alt="other report" />`,
+      `<img src="/api/v1/users/me?report/${REPORT}/images/${IMAGE_ID}" />`,
+      `<img src="/api/v1/worklist/report/${REPORT}/images/${IMAGE_ID}?x=1" />`,
+      `<img src="/api/v1/worklist/report/${REPORT}/images/${IMAGE_ID}/../../../../../users/me" />`,
+      `<img src="/API/V1/worklist/report/${REPORT}/images/${IMAGE_ID}" />`,
+    ].join('');
+    expect(sanitizeReportHtml(html, { reportId: REPORT })).toBe(own);
+    expect(sanitizeReportHtml(html, { reportId: REPORT.toUpperCase() })).toBe(own);
+    expect(sanitizeReportHtml(html, { reportId: OTHER_REPORT })).toBe(
+      `<img src="/api/v1/worklist/report/${OTHER_REPORT}/images/${IMAGE_ID}" alt="other report" />`,
+    );
+    // Templates and macros: no report, no images.
+    expect(sanitizeReportHtml(html)).toBe('');
+    expect(sanitizeReportHtml(`<p>a</p>${own}<p>b</p>`)).toBe('<p>a</p><p>b</p>');
   });
 
   it.each([
@@ -36,7 +58,7 @@ describe('sanitizeReportHtml', () => {
     ['<object data="x"></object>', ''],
     ['<p>&lt;script&gt;</p>', '<p>&lt;script&gt;</p>'],
   ])('removes %s', (dirty, clean) => {
-    const out = sanitizeReportHtml(dirty);
+    const out = sanitizeReportHtml(dirty, { reportId: REPORT });
     expect(out).toBe(clean);
     expect(out).not.toMatch(/<script|on\w+=|javascript:/i);
   });

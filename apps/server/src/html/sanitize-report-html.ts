@@ -1,12 +1,14 @@
 // The one allow-list for report HTML (reports, addenda, templates, macros, collaborative documents).
 // It keeps exactly what the report editor (@ris/editor) can produce and drops everything else, so no
 // script, event handler, style other than text alignment, or URL other than our own image paths
-// survives a write. What is stored is what is served.
-import { TEXT_ALIGNMENTS } from '@ris/editor';
+// survives a write. What is stored is what is served. Images are kept only when they are key images
+// of the report being written (REPORT_IMAGE_SRC naming that report), so no other API path, and no
+// other report's image, can be made to load in a reader's browser.
+import { reportIdOfImageSrc, TEXT_ALIGNMENTS } from '@ris/editor';
 import sanitizeHtml from 'sanitize-html';
 
-/** Images in a report point at our own authorised image route, never elsewhere. */
-export const REPORT_IMAGE_SRC = /^\/api\/v1\/worklist\/report\/[0-9a-f-]{36}\/images\/[0-9a-f-]{36}$/;
+/** Images in a report point at our own authorised image route, never elsewhere (@ris/editor). */
+export { REPORT_IMAGE_SRC } from '@ris/editor';
 
 /** Largest report HTML accepted on a write (characters). */
 export const MAX_REPORT_HTML_LENGTH = 1_000_000;
@@ -52,7 +54,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
     div: ['data-type'],
   },
   allowedStyles: { '*': { 'text-align': ALIGN } },
-  // Relative URLs only (checked against REPORT_IMAGE_SRC below); no scheme is allowed at all.
+  // Relative URLs only (report image paths, checked by the exclusive filter below); no scheme at all.
   allowedSchemes: [],
   allowedSchemesByTag: {},
   allowProtocolRelative: false,
@@ -72,15 +74,24 @@ const OPTIONS: sanitizeHtml.IOptions = {
         ? { tagName: 'div', attribs: { 'data-type': 'page-break' } }
         : { tagName: 'p', attribs: {} },
   },
-  exclusiveFilter: (frame) => {
-    if (frame.tag === 'img') return !REPORT_IMAGE_SRC.test(frame.attribs.src ?? '');
-    return false;
-  },
+};
+
+export type TSanitizeReportHtmlOptions = {
+  /**
+   * The report the HTML belongs to: only its own key images are kept. Without it every image is
+   * dropped (templates, macros and new reports have no images of their own).
+   */
+  reportId?: string | undefined;
 };
 
 /** Sanitises report HTML for storage and display. Idempotent. */
-export function sanitizeReportHtml(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+export function sanitizeReportHtml(html: string, options: TSanitizeReportHtmlOptions = {}): string {
+  const reportId = options.reportId?.toLowerCase();
+  return sanitizeHtml(html, {
+    ...OPTIONS,
+    exclusiveFilter: (frame) =>
+      frame.tag === 'img' && (reportId === undefined || reportIdOfImageSrc(frame.attribs.src) !== reportId),
+  });
 }
 
 /** Plain text of report HTML (for the report finder's search vector and previews). */

@@ -26,7 +26,11 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { url: OPENAPI_PATH } });
+  // No validator badge: it is an image from validator.swagger.io, which the CSP (rightly) refuses.
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { url: OPENAPI_PATH, validatorUrl: null },
+  });
 
   app.get(
     OPENAPI_PATH,

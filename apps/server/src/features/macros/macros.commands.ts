@@ -11,6 +11,7 @@ import { findMacro, findOrganisationUser, type TMacroOwner, type TMacroRow } fro
 
 /** The sanitised value; a value with nothing left to insert is a 400 naming `value`. */
 export function cleanMacroValue(value: string): string {
+  // No report id: a macro holds no images (it is inserted into many reports).
   const clean = sanitizeReportHtml(value);
   const empty = reportHtmlToText(clean) === '' && !/<(img|hr)\b|data-type="page-break"/.test(clean);
   if (empty) {

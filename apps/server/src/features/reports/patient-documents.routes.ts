@@ -22,7 +22,7 @@ const security = [{ bearerAuth: [] }];
 const tags = ['worklist'];
 const consumes = ['multipart/form-data', 'application/json'];
 const FILES_NOTE =
-  'files: up to 10 documents (PDF, JPEG, PNG or WebP by content, at most 25 MB each). Nothing is written when any file is refused.';
+  'files: up to 10 documents (PDF, JPEG, PNG or WebP by content, at most 25 MB each, 100 MB together). Nothing is written when any file is refused.';
 
 const asList = (value: unknown) =>
   value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];

@@ -19,6 +19,8 @@ export const PATIENT_DOCUMENT_LIMITS: TUploadLimits = {
   accept: ['application/pdf', 'image/jpeg', 'image/png', 'image/webp'],
   acceptLabel: 'PDF, JPEG, PNG or WebP',
   maxBytes: MAX_PATIENT_DOCUMENT_BYTES,
+  maxFiles: 10,
+  maxTotalBytes: 4 * MAX_PATIENT_DOCUMENT_BYTES,
 };
 
 type TStudy = NonNullable<Awaited<ReturnType<typeof findVisibleStudy>>>['study'];

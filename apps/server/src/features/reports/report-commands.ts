@@ -58,6 +58,7 @@ export async function createReport(
   if (existing) return { report: existing, created: false };
   authorizeReport(scope.principal, 'edit', found.study);
   assertReportWritable('CREATED', found.study.status);
+  // No report id yet, so no images: a new report has no key images of its own.
   const content = sanitizeReportHtml(input.html);
   const userId = scope.principal.userId;
   const [report] = await tx
@@ -82,7 +83,9 @@ export async function updateReport(
   input: { scope: TScope; reportId: string; html: string; version: number },
 ): Promise<TReportOutcome> {
   const { scope } = input;
-  const row = await requireReadableReport(tx, scope, input.reportId);
+  // The study row is locked like every other command's: a reassignment or a collaboration toggle
+  // committed meanwhile is seen before deciding who may write.
+  const row = await requireReadableReport(tx, scope, input.reportId, { lockStudy: true });
   authorizeReport(scope.principal, 'edit', row.study);
   const written = await writeReportContent(tx, {
     reportId: row.report.id,
@@ -210,7 +213,7 @@ export async function addAddendum(
   if (row.report.status !== 'COMPLETED') {
     throw new AppError('CONFLICT', 'An addendum can be added only to a final report; edit the draft instead');
   }
-  const content = sanitizeReportHtml(input.html);
+  const content = sanitizeReportHtml(input.html, { reportId: row.report.id });
   const text = reportHtmlToText(content);
   if (text === '' && !content.includes('<img')) {
     throw new AppError('VALIDATION_FAILED', 'content: the addendum is empty', { field: 'content' });

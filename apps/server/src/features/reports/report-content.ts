@@ -24,6 +24,13 @@ export type TWriteReportContentInput = {
   source: 'rest' | 'collaboration';
   /** The Yjs document state to store with a collaboration write (ignored for 'rest'). */
   ydocState?: Uint8Array | null | undefined;
+  /**
+   * Collaboration only: the report_versions row of this version, when it is the current one and was
+   * written by `userId`, is moved to the new version (content, created_at) instead of a new row being
+   * added, so that continuous collaborative typing keeps one row per editor and period, not one per
+   * store. The report's version still increases, so REST writers holding the old one get a 409.
+   */
+  coalesceVersion?: number | undefined;
 };
 
 export type TWrittenReportContent = {
@@ -42,7 +49,8 @@ export type TWrittenReportContent = {
 /**
  * Writes report content inside the caller's transaction (one transaction per command; call it from
  * `db.transaction`). The report row is locked (FOR UPDATE) until the transaction ends.
- * - The HTML is sanitised (sanitizeReportHtml); content_text = reportHtmlToText(content).
+ * - The HTML is sanitised (sanitizeReportHtml, keeping this report's own images only);
+ *   content_text = reportHtmlToText(content).
  * - Refused with AppError CONFLICT (409) when the report is COMPLETED ("use an addendum"), when the
  *   study is not ASSIGNED, DRAFTED or IN_REVIEW, or when `expectedVersion` is stale (the message
  *   names who changed it and when; details.current_version).
@@ -72,7 +80,7 @@ export async function writeReportContent(
     throw await staleVersionError(tx, report.id, report.version, row.timeZone);
   }
   if (input.html.length > MAX_REPORT_CONTENT_LENGTH) throw contentTooLarge();
-  const content = sanitizeReportHtml(input.html);
+  const content = sanitizeReportHtml(input.html, { reportId: report.id });
   if (content.length > MAX_REPORT_CONTENT_LENGTH) throw contentTooLarge();
   const result = {
     reportId: report.id,
@@ -99,10 +107,38 @@ export async function writeReportContent(
       updatedAt: new Date(),
     })
     .where(eq(reports.id, report.id));
-  await tx
-    .insert(reportVersions)
-    .values({ reportId: report.id, version, kind: 'EDIT', content, createdBy: input.userId });
+  if (!(await coalescedVersion(tx, input, report.version, version, content))) {
+    await tx
+      .insert(reportVersions)
+      .values({ reportId: report.id, version, kind: 'EDIT', content, createdBy: input.userId });
+  }
   return { ...result, version, content, changed: true };
+}
+
+/** Moves the current version's row to the new version when the input asks for it and it qualifies. */
+async function coalescedVersion(
+  tx: TTx,
+  input: TWriteReportContentInput,
+  currentVersion: number,
+  version: number,
+  content: string,
+): Promise<boolean> {
+  if (input.source !== 'collaboration' || input.coalesceVersion !== currentVersion || !input.userId) {
+    return false;
+  }
+  const moved = await tx
+    .update(reportVersions)
+    .set({ version, content, createdAt: new Date() })
+    .where(
+      and(
+        eq(reportVersions.reportId, input.reportId),
+        eq(reportVersions.version, currentVersion),
+        eq(reportVersions.kind, 'EDIT'),
+        eq(reportVersions.createdBy, input.userId),
+      ),
+    )
+    .returning({ id: reportVersions.id });
+  return moved.length > 0;
 }
 
 /** 409 unless the report may still change: not COMPLETED, study ASSIGNED, DRAFTED or IN_REVIEW. */

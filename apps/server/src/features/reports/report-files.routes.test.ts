@@ -240,6 +240,14 @@ describe('key images', () => {
     expect(
       (await download('radiologist', `/worklist/report/${other.report.id}/images/${images[0]?.id}`)).status,
     ).toBe(404);
+    // Another report's content keeps only its own images: this report's image is dropped there.
+    const borrowed = await w.call('radiologist', 'PUT', `/worklist/report/${other.report.id}`, {
+      content: `<p>Copied</p><img src="${url}">`,
+      version: other.report.version,
+      by_user_id: w.users.radiologist.id,
+    });
+    expect(borrowed.status, borrowed.text).toBe(200);
+    expect((borrowed.json as TReport).content).toBe('<p>Copied</p>');
     expect(studyId).toBeTruthy();
   });
 

@@ -33,7 +33,7 @@ export const reportImageRoutes: FastifyPluginAsyncZod = async (app) => {
         consumes: ['multipart/form-data'],
         summary: 'Attach key images to a report (returns the report with its images)',
         description:
-          'files: PNG, JPEG, WebP or GIF by content, at most 10 MB each; nothing is stored when any file is refused. Insert an image into the text as <img src="{image.url}">.',
+          'files: PNG, JPEG, WebP or GIF by content, at most 10 MB each and 40 MB together (up to 10 files); nothing is stored when any file is refused. Insert an image into the text as <img src="{image.url}">.',
         params: z.object({ id: ZUuid }),
         response: { 201: ZReport, ...ZErrorResponses },
       },

@@ -19,6 +19,8 @@ export const REPORT_IMAGE_LIMITS: TUploadLimits = {
   accept: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'],
   acceptLabel: 'PNG, JPEG, WebP or GIF',
   maxBytes: MAX_REPORT_IMAGE_BYTES,
+  maxFiles: 10,
+  maxTotalBytes: 4 * MAX_REPORT_IMAGE_BYTES,
 };
 
 /** A report the caller may edit now: 404 / 403 / 409 (final or study not writable). */

@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
+import { flushReportDocument } from '../../collaboration/flush-report-document.ts';
 import { AppError } from '../../http/app-error.ts';
 import { errorBody, errorHandler } from '../../http/error-handler.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
@@ -58,7 +59,8 @@ const writeOptions = { bodyLimit: REPORT_BODY_LIMIT, errorHandler: reportErrorHa
  * save as draft, finalize, addenda; key images and patient documents in their own files.
  */
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Multipart for documents and images (this scope only); each route checks its own size limit.
+  // Multipart for documents and images (this scope only). These are the outer bounds; each route
+  // reads its form with its own, smaller limits (uploads.ts readUploadForm), applied while streaming.
   await app.register(multipart, {
     limits: { fileSize: MAX_PATIENT_DOCUMENT_BYTES, files: 10, fields: 60, fieldSize: 64 * 1024, parts: 70 },
   });
@@ -160,6 +162,8 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const scope = await scopeOf(request);
+      // What the editors typed up to now, not what the last debounced store wrote.
+      await flushReportDocument(app, { reportId: request.body.report_id });
       const outcome = await db.transaction(async (tx) => {
         const result = await saveDraft(tx, { scope, reportId: request.body.report_id });
         assertActingAs(scope.principal, request.body.by_user_id);
@@ -188,6 +192,8 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       const scope = await scopeOf(request);
       const { body } = request;
       const input = { scope, reportId: body.report_id, html: body.html_content, version: body.version };
+      // Without html_content the stored content is finalized: first store what the editors typed.
+      await flushReportDocument(app, { reportId: body.report_id });
       const outcome = await db.transaction((tx) =>
         body.status === 'FINAL' ? finalizeReport(tx, input) : saveDraft(tx, input),
       );

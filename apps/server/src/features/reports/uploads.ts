@@ -14,27 +14,26 @@ export type TUploadLimits = {
   /** Names of the accepted kinds, for messages: 'PDF, JPEG, PNG or WebP'. */
   acceptLabel: string;
   maxBytes: number;
+  /** Files of one upload at most. */
+  maxFiles: number;
+  /** All files of one upload together (bytes): what one request may hold in memory. */
+  maxTotalBytes: number;
 };
 
 const megabytes = (bytes: number) => `${Math.floor(bytes / 1024 / 1024)} MB`;
 
 /**
- * The multipart form (fields + `files`). The form reader's own size message is written for order
- * documents; a file over this scope's multipart limit is reported with these limits instead.
+ * The multipart form (fields + `files`), read within these limits while it streams: a file over
+ * maxBytes, more than maxFiles files or more than maxTotalBytes together answer 413 naming `files`
+ * as soon as the limit is crossed.
  */
 export async function readUploadForm(request: FastifyRequest, limits: TUploadLimits): Promise<TForm> {
-  try {
-    return await readForm(request);
-  } catch (error) {
-    if (
-      error instanceof AppError &&
-      error.code === 'PAYLOAD_TOO_LARGE' &&
-      error.message.includes('each file')
-    ) {
-      throw tooLarge(limits);
-    }
-    throw error;
-  }
+  return readForm(request, {
+    noun: limits.noun,
+    maxFiles: limits.maxFiles,
+    maxFileBytes: limits.maxBytes,
+    maxTotalBytes: limits.maxTotalBytes,
+  });
 }
 
 function tooLarge(limits: TUploadLimits): AppError {

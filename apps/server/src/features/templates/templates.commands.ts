@@ -26,6 +26,7 @@ export async function saveTemplate(
 ): Promise<{ row: TTemplateRow; created: boolean }> {
   const { principal } = scope;
   if (!canTemplate(principal, 'use')) refuse('use', 'USER');
+  // No report id: a template holds no images (it is copied into many reports).
   const content = sanitizeReportHtml(body.content);
   const { id } = body;
   if (id === undefined) {
@@ -83,9 +84,10 @@ export async function saveTemplate(
  */
 export async function deleteTemplate(db: TDb, scope: TScope, id: string): Promise<void> {
   await db.transaction(async (tx) => {
+    // Whoever may not use templates learns nothing: 404 whether the template exists or not.
+    if (!canTemplate(scope.principal, 'use')) throw AppError.notFound('Template');
     const existing = await findReadableTemplate(tx, scope, id, { forUpdate: true });
     if (!existing) throw AppError.notFound('Template');
-    if (!canTemplate(scope.principal, 'use')) refuse('use', existing.scope);
     if (!canTemplate(scope.principal, 'change', existing)) refuse('change', existing.scope);
     await tx.delete(templates).where(eq(templates.id, existing.id));
   });

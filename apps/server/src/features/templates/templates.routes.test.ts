@@ -215,7 +215,10 @@ describe('GET /radiologist/template/{id}', () => {
     expect((await getOne(u.outsider, tpl.organisation.id)).status).toBe(404);
     expect((await getOne(u.outsider, tpl.rad.id)).status).toBe(404);
     expect((await getOne(u.outsider, tpl.default.id)).status).toBe(200);
-    expect((await getOne(u.referrer, tpl.organisation.id)).status).toBe(403);
+    // No existence leak to a referring physician: 404 for a template that exists and for one that does not.
+    expect((await getOne(u.referrer, tpl.organisation.id)).status).toBe(404);
+    expect((await getOne(u.referrer, tpl.default.id)).status).toBe(404);
+    expect((await getOne(u.referrer, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
     expect((await getOne(u.rad, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
     expect((await getOne(u.rad, 'nope')).status).toBe(400);
   });
@@ -345,7 +348,8 @@ describe('DELETE /radiologist/template/{id}', () => {
     expect((await remove(u.outsider, tpl.organisation.id)).status).toBe(404);
     expect((await remove(u.rad2, tpl.rad.id)).status).toBe(404);
     expect((await remove(u.rad, tpl.organisation.id)).status).toBe(403);
-    expect((await remove(u.referrer, tpl.organisation.id)).status).toBe(403);
+    expect((await remove(u.referrer, tpl.organisation.id)).status).toBe(404);
+    expect((await remove(u.referrer, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
     expect((await remove(u.rad, tpl.default.id)).status).toBe(403);
     expect((await remove(u.admin, tpl.default.id)).status).toBe(403);
     expect(await server.db.select().from(t.templates)).toEqual(before);

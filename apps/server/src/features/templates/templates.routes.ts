@@ -56,11 +56,10 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const scope = await loadScope(db, requirePrincipal(request));
+      // Whoever may not use templates (referring physicians) learns nothing, not even that one exists.
+      if (!canTemplate(scope.principal, 'use')) throw AppError.notFound('Template');
       const row = await findReadableTemplate(db, scope, request.params.id);
       if (!row) throw AppError.notFound('Template');
-      if (!canTemplate(scope.principal, 'use')) {
-        throw new AppError('FORBIDDEN', templateRefusal('use', row.scope));
-      }
       return presentTemplate(row, await creatorName(db, row));
     },
   );

@@ -8,7 +8,7 @@ import { ZErrorResponses } from '../../../http/openapi-errors.ts';
 import { assertActingAs, authorizeWorklist } from '../worklist.policy.ts';
 import { activateStudy, duplicateStudy } from './activate-study.ts';
 import { createOrder } from './create-order.ts';
-import { checkDocuments, parseFields, readForm } from './form-data.ts';
+import { checkDocuments, ORDER_FORM_LIMITS, parseFields, readForm } from './form-data.ts';
 import { presentAndPublish } from './publish.ts';
 import { ZActivateFields, ZCreateOrderFields, ZDuplicateFields } from './worklist-requests.ts';
 
@@ -16,7 +16,7 @@ const security = [{ bearerAuth: [] }];
 const tags = ['worklist'];
 const consumes = ['multipart/form-data', 'application/json'];
 const FILES_NOTE =
-  'files: up to 10 documents (PDF, JPEG or PNG by content, at most 20 MB each). Validation failures name the field; nothing is written.';
+  'files: up to 10 documents (PDF, JPEG or PNG by content, at most 20 MB each, 100 MB together). Validation failures name the field; nothing is written.';
 
 /** POST /worklist/create/order, /worklist/activate, /worklist/duplicate (multipart forms). */
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -27,7 +27,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     request: FastifyRequest,
     schema: TSchema,
   ) {
-    const form = await readForm(request);
+    const form = await readForm(request, ORDER_FORM_LIMITS);
     const fields = parseFields(schema, form.fields);
     await checkDocuments(form.files);
     return { fields, files: form.files };

@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAuthedImageCache } from '../authed-images.ts';
 import { withAuthedImages } from './authed-image.ts';
 
-const SRC = '/api/v1/worklist/report/6f0c/images/91ab';
+const REPORT = '6f0c6f0c-0000-4000-8000-000000000001';
+const IMAGE = '91ab91ab-0000-4000-8000-000000000002';
+const SRC = `/api/v1/worklist/report/${REPORT}/images/${IMAGE}`;
 const editors: Editor[] = [];
 afterEach(() => {
   for (const editor of editors.splice(0)) editor.destroy();
@@ -39,7 +41,7 @@ describe('key images in the editor', () => {
     expect(img.getAttribute('src')).toMatch(/^blob:/);
     expect(img.dataset.src).toBe(SRC);
     expect(img.alt).toBe('Axial slice');
-    expect(requested).toEqual(['/worklist/report/6f0c/images/91ab']);
+    expect(requested).toEqual([`/worklist/report/${REPORT}/images/${IMAGE}`]);
     expect(editor.getHTML()).toContain(`<img src="${SRC}" alt="Axial slice">`);
     expect(editor.getHTML()).not.toContain('blob:');
   });
@@ -55,6 +57,30 @@ describe('key images in the editor', () => {
     fail = false;
     await expect(cache.url(SRC)).resolves.toMatch(/^blob:/);
     expect(requested).toHaveLength(2);
+  });
+
+  it('never requests an image source that is not a report image path', async () => {
+    const requested: string[] = [];
+    const cache = createAuthedImageCache((path) => {
+      requested.push(path);
+      return Promise.resolve(new Blob(['png']));
+    });
+    // As a collaborator's update can set it: any attribute value, past every parse rule.
+    const sources = ['/api/v1/users/me', `${SRC}?x=1`, '/api/v1/worklist/report/x/images/y', SRC];
+    const editor = new Editor({
+      extensions: withAuthedImages(reportExtensions({ collaboration: true }), cache),
+      content: { type: 'doc', content: sources.map((src) => ({ type: 'image', attrs: { src } })) },
+    });
+    editors.push(editor);
+    const images = [...editor.view.dom.querySelectorAll('img')];
+    expect(images).toHaveLength(sources.length);
+    await expect.poll(() => images[3]?.getAttribute('src') ?? null).toMatch(/^blob:/);
+    expect(requested).toEqual([`/worklist/report/${REPORT}/images/${IMAGE}`]);
+    expect(images.slice(0, 3).map((img) => img.hasAttribute('src') || 'src' in img.dataset)).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('never fetches a source outside the API', async () => {

@@ -1,3 +1,4 @@
+import { reportImageSrc } from '@ris/editor';
 import { Node, type Extensions } from '@tiptap/core';
 import type { Node as PMNode } from '@tiptap/pm/model';
 import type { AuthedImageCache } from '../authed-images.ts';
@@ -9,7 +10,8 @@ function text(value: unknown): string | null {
 /**
  * Replaces the image node of `extensions` with one whose view loads its `src` (an API path) with the
  * bearer token and shows the object URL. The document keeps the API path: what is saved, sent to
- * collaborators and printed never contains a blob: URL.
+ * collaborators and printed never contains a blob: URL. Only report image paths are loaded: a source
+ * a collaborator set to any other API path is never requested with the viewer's token.
  */
 export function withAuthedImages(extensions: Extensions, cache: AuthedImageCache): Extensions {
   return extensions.map((extension) => {
@@ -21,7 +23,7 @@ export function withAuthedImages(extensions: Extensions, cache: AuthedImageCache
           img.draggable = false;
           let shown: string | null = null;
           const apply = (next: PMNode): void => {
-            const src = text(next.attrs.src);
+            const src = reportImageSrc(next.attrs.src);
             const alt = text(next.attrs.alt);
             const title = text(next.attrs.title);
             if (alt) img.alt = alt;
