@@ -1,19 +1,30 @@
 // Part of the authentication concern: a connection keeps the access it was granted only while it
 // still holds. Sign-out, revocation or disabling ends it; a change of assignment, collaboration toggle
 // or report status that changes what the policy says makes the client reconnect and authenticate again
-// (so its provider learns the new scope: read-write, readonly, or refused).
+// (so its provider learns the new scope: read-write, readonly, or refused). Such changes made on
+// another replica arrive by PostgreSQL NOTIFY (COLLABORATION_ACCESS_CHANNEL).
+import { randomUUID } from 'node:crypto';
 import type { Connection, Hocuspocus } from '@hocuspocus/server';
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RevocationCache } from '../auth/revocation.ts';
 import type { TDatabase } from '../db/client.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import { currentPrincipal } from '../realtime/realtime-auth.ts';
+import { listenToChannel } from '../db/pg-channel-listener.ts';
 import { watchUserChanges } from '../realtime/user-changes.ts';
 import { isClientContext, type TClientContext } from './collaboration-context.ts';
 import { reportGrantFor } from './report-access.ts';
+import { RECONNECT } from './store-guards.ts';
 
-/** Close code that makes the provider reconnect (Hocuspocus' "Reset Connection"). */
-const RECONNECT = { code: 4205, reason: 'access-changed' };
+/**
+ * PostgreSQL channel on which a replica tells the others that a study's or report's access may have
+ * changed (payload `{replica}:study:{id}` or `{replica}:report:{id}`), so that each re-checks its own
+ * connections: the domain events that announce it are emitted only in the process that made it.
+ */
+export const COLLABORATION_ACCESS_CHANNEL = 'ris_collab_access';
+
+const ANNOUNCEMENT = /^([0-9a-f-]{36}):(study|report):([0-9a-f-]{36})$/;
 
 type TAccessWatchDeps = {
   hocuspocus: Hocuspocus;
@@ -62,11 +73,38 @@ export async function watchCollaborationAccess(deps: TAccessWatchDeps): Promise<
     );
   }
 
+  const replica = randomUUID();
+  const matcher = (kind: 'study' | 'report', id: string) => (context: TClientContext) =>
+    kind === 'study' ? context.studyId === id : context.reportId === id;
+  /** Re-checks here at once, and tells the other replicas (after the change's commit: events come then). */
+  function changed(kind: 'study' | 'report', id: string): void {
+    recheck(matcher(kind, id));
+    db.execute(sql`SELECT pg_notify(${COLLABORATION_ACCESS_CHANNEL}, ${`${replica}:${kind}:${id}`})`).catch(
+      (error: unknown) => log.error({ err: error }, 'announcing a collaboration access change failed'),
+    );
+  }
   const unsubscribe = [
-    events.on('worklist.item.changed', ({ item }) => recheck((context) => context.studyId === item.id)),
-    events.on('worklist.item.deleted', ({ id }) => recheck((context) => context.studyId === id)),
-    events.on('report.status.changed', ({ reportId }) => recheck((context) => context.reportId === reportId)),
+    events.on('worklist.item.changed', ({ item }) => changed('study', item.id)),
+    events.on('worklist.item.deleted', ({ id }) => changed('study', id)),
+    events.on('report.status.changed', ({ reportId }) => changed('report', reportId)),
   ];
+  const stopListening = await listenToChannel(
+    database,
+    COLLABORATION_ACCESS_CHANNEL,
+    (payload) => {
+      const match = ANNOUNCEMENT.exec(payload ?? '');
+      const [, from, kind, id] = match ?? [];
+      if (from && from !== replica && id) recheck(matcher(kind === 'study' ? 'study' : 'report', id));
+    },
+    log,
+    {
+      applicationName: 'ris-collaboration-access',
+      // Announcements made while nobody listened are unknown: check every connection.
+      onListening: (reconnected) => {
+        if (reconnected) recheck(() => true);
+      },
+    },
+  );
   const stopWatchingUsers = await watchUserChanges(
     database,
     {
@@ -77,6 +115,7 @@ export async function watchCollaborationAccess(deps: TAccessWatchDeps): Promise<
   );
   return async () => {
     for (const off of unsubscribe) off();
+    await stopListening();
     await stopWatchingUsers();
   };
 }

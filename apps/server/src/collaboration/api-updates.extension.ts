@@ -90,7 +90,9 @@ export class ApiUpdatesExtension implements Extension {
     if (this.#deps.claim && !(await this.#deps.claim(`${reportId}:${content.version}`))) return;
     const connection = await instance.openDirectConnection(name, SERVER_CONTEXT);
     try {
-      await connection.transact((opened) => replaceFragmentContent(reportFragment(opened), content.html));
+      await connection.transact((opened) =>
+        replaceFragmentContent(reportFragment(opened), content.html, reportId),
+      );
     } finally {
       // Stores now: the document's Yjs state then matches the REST write in PostgreSQL.
       await connection.disconnect();
@@ -106,7 +108,7 @@ export class ApiUpdatesExtension implements Extension {
     const current = await this.#current(reportId);
     if (!current || !this.#accept(document, current)) return;
     if (this.#deps.claim && !(await this.#deps.claim(`${reportId}:${current.version}`))) return;
-    document.transact(() => replaceFragmentContent(reportFragment(document), current.html), {
+    document.transact(() => replaceFragmentContent(reportFragment(document), current.html, reportId), {
       source: 'local',
       context: SERVER_CONTEXT,
     });
@@ -119,11 +121,11 @@ export class ApiUpdatesExtension implements Extension {
   #accept(document: Document, content: TContent): boolean {
     const state = documentStates.get(document);
     if (!state || content.version <= state.version) return false;
-    const canonical = canonicalHtml(content.html);
+    const canonical = canonicalHtml(content.html, state.reportId);
     state.version = content.version;
     state.storedHtml = content.html;
     state.storedCanonical = canonical;
-    return documentToHtml(document) !== canonical;
+    return documentToHtml(document, state.reportId) !== canonical;
   }
 
   async #current(reportId: string): Promise<TContent | null> {

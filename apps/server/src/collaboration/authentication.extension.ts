@@ -5,7 +5,8 @@ import type { TokenVerifier, TPrincipal } from '../auth/principal.ts';
 import type { TDb } from '../db/client.ts';
 import { users } from '../db/schema/index.ts';
 import { AppError } from '../http/app-error.ts';
-import { isClientContext, type TClientContext } from './collaboration-context.ts';
+import type { TClientContext } from './collaboration-context.ts';
+import { guardPresence } from './presence-guard.ts';
 import { reportGrantFor } from './report-access.ts';
 import { reportIdOfDocument } from './report-document.ts';
 
@@ -51,8 +52,8 @@ async function displayNameOf(db: TDb, principal: TPrincipal): Promise<string> {
  * decides: 'edit' → read-write, 'read' → read-only (the server drops the connection's document
  * updates and tells the provider `scope: 'readonly'`), 'none' → refused as NOT_FOUND. A COMPLETED
  * report is read-only for everyone (the policy says so).
- * Presence: a client's awareness `user.name` is replaced by the user's name as the server knows it,
- * and `user.id` set, so nobody can show up as someone else.
+ * Presence (presence-guard.ts): a connection speaks only for its own awareness client, its `user.name`
+ * is the user's name as the server knows it, `user.id` is set, and `presence.writable` is its access.
  */
 export function authenticationExtension({ db, verifier }: TAuthenticationDeps): Extension {
   return {
@@ -77,14 +78,8 @@ export function authenticationExtension({ db, verifier }: TAuthenticationDeps): 
       return context;
     },
 
-    async beforeHandleAwareness({ context, states }: beforeHandleAwarenessPayload) {
-      if (!isClientContext(context)) return;
-      for (const state of states.values()) {
-        const user: unknown = state.user;
-        if (user && typeof user === 'object') {
-          state.user = { ...user, id: context.principal.userId, name: context.displayName };
-        }
-      }
+    async beforeHandleAwareness(payload: beforeHandleAwarenessPayload) {
+      guardPresence(payload);
     },
   };
 }

@@ -42,7 +42,7 @@ export function openEditor(serverUrl: string, reportId: string, token: string): 
         provider: client,
         document,
         scope,
-        html: () => documentToHtml(document),
+        html: () => documentToHtml(document, reportId),
         close: () => client.destroy(),
       }),
     );

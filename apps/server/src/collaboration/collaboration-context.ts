@@ -49,6 +49,19 @@ export type TDocumentState = {
   storedCanonical: string;
   /** The last user whose change reached the document (updated_by of the next store). */
   lastEditorId: string | null;
+  /**
+   * Every client user whose change reached the document since the last store, with the principal
+   * they connected with: a store re-checks that each may still edit (another replica may have
+   * revoked it) and credits them.
+   */
+  editors: Map<string, TPrincipal>;
+  /**
+   * The report_versions row this document's last store wrote (not a REST write): a later store by the
+   * same single editor within COALESCE_VERSIONS_MS updates it in place instead of adding a row.
+   */
+  versionRow: { version: number; userId: string; startedAt: number } | null;
+  /** About how many bytes the document's Yjs state takes (exact after load and store, estimated between). */
+  approxStateBytes: number;
   /** COMPLETED report or a study whose report may no longer change: nothing is stored. */
   final: boolean;
 };

@@ -12,12 +12,16 @@ import { authenticationExtension } from './authentication.extension.ts';
 import type { TCollaborationContext } from './collaboration-context.ts';
 import { persistenceExtension } from './persistence.extension.ts';
 import { redisClaim, redisExtension } from './redis.extension.ts';
+import { updateGuardExtension } from './update-guard.extension.ts';
 
 /** Where the browser's HocuspocusProvider connects: ws(s)://{host}/collab. */
 export const COLLABORATION_PATH = '/collab';
 
-/** Largest WebSocket message accepted (a full sync of a long report with its history fits easily). */
-const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/**
+ * Largest WebSocket message accepted: a long report's changes fit; larger ones close the connection
+ * (the whole document is capped too, update-guard.extension.ts and store-guards.ts).
+ */
+export const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
 
 /** How long shutdown waits for open documents to be stored before it goes on (ms). */
 const SHUTDOWN_STORE_TIMEOUT_MS = 10_000;
@@ -72,6 +76,7 @@ export async function registerCollaboration(app: FastifyInstance): Promise<void>
   });
   const extensions: Extension[] = [
     authenticationExtension({ db: database.db, verifier: app.identity.verifier }),
+    updateGuardExtension(),
     persistenceExtension({ db: database.db, events: app.events, log, apiUpdates }),
     apiUpdates,
   ];

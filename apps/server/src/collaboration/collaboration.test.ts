@@ -44,7 +44,7 @@ async function open(user: TWorldUser, reportId: string): Promise<TEditor> {
 function serverHtml(reportId: string): string {
   const document = server.app.collaboration.documents.get(reportDocumentName(reportId));
   if (!document) throw new Error('the document is not open on the server');
-  return documentToHtml(document);
+  return documentToHtml(document, reportId);
 }
 
 /** Lets a read-only editor change its copy, and returns once the server has handled that change. */

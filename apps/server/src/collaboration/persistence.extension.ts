@@ -1,6 +1,7 @@
 // Collaboration concern 2: a report's Yjs document lives in PostgreSQL (reports.ydoc_state), and
 // every store writes the Yjs state, the HTML and the version in one transaction (writeReportContent).
 import type {
+  Document,
   Extension,
   onChangePayload,
   onLoadDocumentPayload,
@@ -9,19 +10,30 @@ import type {
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { applyUpdate, encodeStateAsUpdate } from 'yjs';
+import type { TPrincipal } from '../auth/principal.ts';
 import type { TDb } from '../db/client.ts';
 import { reports, studies } from '../db/schema/index.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
 import { publishReportContent, writeReportContent } from '../features/reports/report-content.ts';
 import { AppError } from '../http/app-error.ts';
 import type { ApiUpdatesExtension } from './api-updates.extension.ts';
-import { documentStates, isClientContext, isServerContext } from './collaboration-context.ts';
 import {
-  canonicalHtml,
-  documentToHtml,
-  initialStateFromHtml,
-  reportIdOfDocument,
-} from './report-document.ts';
+  documentStates,
+  isClientContext,
+  isServerContext,
+  type TDocumentState,
+} from './collaboration-context.ts';
+import { canonicalHtml, initialStateFromHtml, reportIdOfDocument } from './report-document.ts';
+import { guardedContent, SERVER_ORIGIN } from './store-guards.ts';
+
+/**
+ * A collaborative store by the same single editor within this time of the first store of a
+ * report_versions row updates that row instead of adding one (the report's version still increases).
+ */
+export const COALESCE_VERSIONS_MS = 5 * 60_000;
+
+/** How often a store merges a newer collaborative version and tries again before it gives up. */
+const MAX_STORE_ATTEMPTS = 3;
 
 type TPersistenceDeps = {
   db: TDb;
@@ -41,15 +53,77 @@ function conflictReason(error: unknown): string | null {
 /**
  * - Load: reports.ydoc_state, or, when there is none (a new report, or one written through REST
  *   since), a document built from reports.content with the editor's schema.
- * - Change: remembers the last user whose change reached the document (updated_by of the store).
+ * - Change: remembers who changed the document since the last store (the last one is updated_by).
  * - Store (Hocuspocus calls it at most `debounce` ms after the last change, at least every
- *   `maxDebounce` ms while changes go on, and at once when the last client leaves): the document's
- *   HTML, sanitised, with its Yjs state, through writeReportContent (source 'collaboration',
- *   expecting the version the document holds): a new version and report_versions row when the HTML
- *   changed, the Yjs state in any case; then 'report.content.changed' after commit. A store that
- *   finds a newer REST write brings the document up to it instead; a final report is never stored.
+ *   `maxDebounce` ms while changes go on, and at once when the last client leaves): first the
+ *   guards (store-guards.ts: editors who lost edit access, too long, unsafe content), then the
+ *   document's HTML with its Yjs state through writeReportContent (source 'collaboration', expecting
+ *   the version the document holds): a new version when the HTML changed (its report_versions row
+ *   coalesced with the previous one by the same single editor within COALESCE_VERSIONS_MS), the Yjs
+ *   state in any case; then 'report.content.changed' after commit. A store that finds a newer version
+ *   merges it: a collaborative store of another replica (a Yjs state) is merged as a CRDT, nothing
+ *   typed here is lost; a REST write (no Yjs state) replaces the content (catchUp). A final report is
+ *   never stored.
  */
 export function persistenceExtension({ db, events, log, apiUpdates }: TPersistenceDeps): Extension {
+  async function store(document: Document, state: TDocumentState, editors: Map<string, TPrincipal>) {
+    const inspection = await guardedContent({ db, log }, document, state, editors);
+    // Unchanged content is written back as stored, so a store alone never makes a new version.
+    const html = inspection.html === state.storedCanonical ? state.storedHtml : inspection.html;
+    const userId = state.lastEditorId;
+    const row = state.versionRow;
+    const coalesce =
+      row !== null &&
+      row.userId === userId &&
+      row.version === state.version &&
+      editors.size === 1 &&
+      editors.has(userId) &&
+      Date.now() - row.startedAt < COALESCE_VERSIONS_MS;
+    const ydocState = encodeStateAsUpdate(document);
+    const written = await db.transaction((tx) =>
+      writeReportContent(tx, {
+        reportId: state.reportId,
+        html,
+        userId,
+        expectedVersion: state.version,
+        source: 'collaboration',
+        ydocState,
+        coalesceVersion: coalesce ? row.version : undefined,
+      }),
+    );
+    state.approxStateBytes = ydocState.byteLength;
+    if (written.version >= state.version) {
+      if (written.changed) {
+        state.versionRow = userId
+          ? { version: written.version, userId, startedAt: coalesce ? row.startedAt : Date.now() }
+          : null;
+      }
+      state.version = written.version;
+      state.storedHtml = written.content;
+      state.storedCanonical = inspection.html;
+    }
+    publishReportContent(events, written);
+  }
+
+  /**
+   * A newer version was written meanwhile. Written by a collaborative store (another replica's, which
+   * holds the same document through Redis): its Yjs state is merged into the document, which then
+   * includes everything stored, and true is returned (store again). Written through REST: false.
+   */
+  async function mergeStored(document: Document, state: TDocumentState): Promise<boolean> {
+    const [current] = await db
+      .select({ version: reports.version, content: reports.content, ydocState: reports.ydocState })
+      .from(reports)
+      .where(eq(reports.id, state.reportId));
+    if (!current?.ydocState || current.version <= state.version) return false;
+    applyUpdate(document, current.ydocState, SERVER_ORIGIN);
+    state.version = current.version;
+    state.storedHtml = current.content;
+    state.storedCanonical = canonicalHtml(current.content, state.reportId);
+    state.versionRow = null;
+    return true;
+  }
+
   return {
     extensionName: 'ris-persistence',
 
@@ -70,15 +144,19 @@ export function persistenceExtension({ db, events, log, apiUpdates }: TPersisten
         .innerJoin(studies, eq(studies.id, reports.studyId))
         .where(eq(reports.id, reportId));
       if (!row) throw new Error(`report ${reportId} not found`);
-      applyUpdate(document, row.ydocState ?? initialStateFromHtml(reportId, row.version, row.content));
+      const initial = row.ydocState ?? initialStateFromHtml(reportId, row.version, row.content);
+      applyUpdate(document, initial);
       documentStates.set(document, {
         reportId,
         studyId: row.studyId,
         organisationId: row.organisationId,
         version: row.version,
         storedHtml: row.content,
-        storedCanonical: canonicalHtml(row.content),
+        storedCanonical: canonicalHtml(row.content, reportId),
         lastEditorId: null,
+        editors: new Map(),
+        versionRow: null,
+        approxStateBytes: initial.byteLength,
         final: row.status === 'COMPLETED' || row.studyStatus === 'FINAL',
       });
     },
@@ -86,35 +164,35 @@ export function persistenceExtension({ db, events, log, apiUpdates }: TPersisten
     async onChange({ document, context }: onChangePayload) {
       const state = documentStates.get(document);
       if (!state) return;
-      if (isClientContext(context)) state.lastEditorId = context.principal.userId;
-      else if (isServerContext(context) && context.userId) state.lastEditorId = context.userId;
+      if (isClientContext(context)) {
+        state.lastEditorId = context.principal.userId;
+        state.editors.set(context.principal.userId, context.principal);
+      } else if (isServerContext(context) && context.userId) state.lastEditorId = context.userId;
     },
 
     async onStoreDocument({ document, documentName }: onStoreDocumentPayload) {
       const state = documentStates.get(document);
       if (!state || state.final) return;
-      const rendered = documentToHtml(document);
-      // Unchanged content is written back as stored, so a store alone never makes a new version.
-      const html = rendered === state.storedCanonical ? state.storedHtml : rendered;
-      const expectedVersion = state.version;
+      // Who changed the document up to now; changes arriving during this store count for the next.
+      const editors = new Map(state.editors);
+      state.editors.clear();
       try {
-        const written = await db.transaction((tx) =>
-          writeReportContent(tx, {
-            reportId: state.reportId,
-            html,
-            userId: state.lastEditorId,
-            expectedVersion,
-            source: 'collaboration',
-            ydocState: encodeStateAsUpdate(document),
-          }),
-        );
-        if (written.version >= state.version) {
-          state.version = written.version;
-          state.storedHtml = written.content;
-          state.storedCanonical = rendered;
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await store(document, state, editors);
+            return;
+          } catch (error) {
+            const merged =
+              conflictReason(error) === 'stale-version' &&
+              attempt < MAX_STORE_ATTEMPTS &&
+              (await mergeStored(document, state));
+            if (!merged) throw error;
+          }
         }
-        publishReportContent(events, written);
       } catch (error) {
+        for (const [userId, principal] of editors) {
+          if (!state.editors.has(userId)) state.editors.set(userId, principal);
+        }
         const reason = conflictReason(error);
         if (reason === 'stale-version') {
           await apiUpdates.catchUp(document, state.reportId);

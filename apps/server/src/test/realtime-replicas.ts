@@ -27,7 +27,11 @@ export type TReplicaSet = {
   close(): Promise<void>;
 };
 
-export async function startReplicas(count: number): Promise<TReplicaSet> {
+/** env: more settings of every replica (e.g. COLLAB_STORE_DEBOUNCE_MS). */
+export async function startReplicas(
+  count: number,
+  options: { env?: Record<string, string> } = {},
+): Promise<TReplicaSet> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ris-replicas-'));
   const replicas: TReplica[] = [];
@@ -47,6 +51,7 @@ export async function startReplicas(count: number): Promise<TReplicaSet> {
       WEB_DIST_DIR: path.join(dataDir, 'web'),
       AUTH_TOKEN_SECRET: 'realtime-replicas-test-secret-0123456789abcdef',
       REDIS_URL: TEST_REDIS_URL,
+      ...options.env,
     });
     const app = await buildApp({
       config,
