@@ -79,7 +79,7 @@ export function publishDomainEvents(
       deliver([rooms.notification(userId)], { type: 'user-notification', data: { notification } }),
     ),
     events.on('report.insert-content', ({ reportId, studyId, content }) => {
-      const html = sanitizeReportHtml(content);
+      const html = sanitizeReportHtml(content, { reportId });
       if (html.trim() === '') return;
       deliver(reportEditorSockets(io, db, reportId, studyId), {
         type: 'insert-report-content',
