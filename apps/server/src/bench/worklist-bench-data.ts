@@ -1,6 +1,7 @@
 // Generator of the worklist benchmark's data: one organisation, 100 facilities, 40 radiologists,
 // 200,000 patients and N studies over the last 90 days, all server-side (INSERT … SELECT over
-// generate_series). The studies' secondary indexes are dropped for the load and rebuilt after it.
+// generate_series), studies in created_at order. The studies' secondary indexes are dropped for the
+// load and rebuilt after it.
 import { sql } from 'drizzle-orm';
 import type { TDb } from '../db/client.ts';
 import { queryRows } from '../db/rows.ts';
@@ -250,7 +251,10 @@ export async function generateWorklistData(db: TDb, studyCount: number): Promise
     ) s
     join bench_patients p on p.n = 1 + (s.g * 7) % ${PATIENT_COUNT}
     -- assigned to one of the 4 radiologists working at the study's facility
-    join bench_rads r on r.n = (p.facility_n - 1) / 10 + 10 * (s.g % 4)`);
+    join bench_rads r on r.n = (p.facility_n - 1) / 10 + 10 * (s.g % 4)
+    -- in arrival order, as a live table fills (the hash joins above scatter each day's studies over
+    -- the whole heap: an index-only count of today's 6,300 studies then touched 3,179 buffers, 55 now)
+    order by s.g`);
   await db.execute(sql`set maintenance_work_mem = '256MB'`);
   for (const index of indexes) await db.execute(sql.raw(index.definition));
   await db.execute(sql`vacuum (analyze) studies`);

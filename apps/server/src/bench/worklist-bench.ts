@@ -1,31 +1,46 @@
 // Worklist benchmark on PostgreSQL (runs only with BENCH_DATABASE_URL or TEST_DATABASE_URL): creates
-// the database ris_bench_worklist, loads 1,000,000 studies over 100 facilities (BENCH_STUDIES to
+// the database ris_bench_worklist (BENCH_DB_NAME), loads 1,000,000 studies over 100 facilities (BENCH_STUDIES to
 // change), then measures GET /worklist and GET /worklist/status/count in-process (app.inject,
-// sequential: server-side latency) and over HTTP (autocannon in a child process against a listening
-// server on 127.0.0.1: throughput). Drops the database after (BENCH_KEEP_DB=1 keeps it; with
-// BENCH_REUSE_DB=1 a database kept by an earlier run is measured again without reloading).
-// Run: node apps/server/dist/bench/worklist-bench.js  (after npm run build). Prints a table.
-import { spawn } from 'node:child_process';
+// sequential: server-side latency, with and without the count cache) and over HTTP (throughput):
+// the server runs in a process of its own (worklist-bench-server.ts) and wrk, else autocannon, loads
+// it from another (worklist-bench-http.ts; BENCH_HTTP_TOOL=wrk|autocannon|both,
+// BENCH_HTTP_UNCACHED=1 also measures the server with the count cache off). Drops the database after
+// (BENCH_KEEP_DB=1 keeps it; with BENCH_REUSE_DB=1 a database kept by an earlier run is measured
+// again without reloading).
+// Run: node apps/server/dist/bench/worklist-bench.js  (after npm run build). Prints tables.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../app.ts';
 import { issueSession } from '../auth/sign-in.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { runMigrations } from '../db/migrate.ts';
+import { queryRows } from '../db/rows.ts';
 import { users } from '../db/schema/index.ts';
+import { worklistCountCacheOf } from '../features/worklist/list/worklist-list.routes.ts';
 import { LocalDiskBlobStore } from '../files/local-disk-store.ts';
 import { generateWorklistData, loadedBenchIds } from './worklist-bench-data.ts';
+import {
+  childrenCpuMs,
+  cpuMs,
+  cpuSpent,
+  loadTools,
+  runLoad,
+  startBenchServer,
+} from './worklist-bench-http.ts';
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const STUDIES = Number(process.env.BENCH_STUDIES ?? 1_000_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 6);
-const DB_NAME = 'ris_bench_worklist';
+const HTTP_CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 32);
+const DB_NAME = process.env.BENCH_DB_NAME ?? 'ris_bench_worklist';
+if (!/^[a-z_][a-z0-9_]*$/.test(DB_NAME))
+  throw new Error(`BENCH_DB_NAME must be a plain identifier: ${DB_NAME}`);
+const TOKEN_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 
 if (!baseUrl) {
   process.stdout.write('\nWorklist benchmark skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL.\n');
@@ -45,37 +60,6 @@ async function admin(statement: string): Promise<void> {
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-}
-
-type TAutocannonResult = { requests: { average: number }; latency: { p99: number }; non2xx: number };
-
-/** autocannon in a child process, so the load generator does not share the server's event loop. */
-function autocannon(url: string, token: string): Promise<TAutocannonResult> {
-  const bin = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
-  const args = [
-    bin,
-    '-c',
-    '32',
-    '-d',
-    String(HTTP_SECONDS),
-    '-j',
-    '-H',
-    `authorization=Bearer ${token}`,
-    url,
-  ];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', () => {
-      try {
-        resolve(JSON.parse(output) as TAutocannonResult);
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
-  });
 }
 
 async function databaseExists(): Promise<boolean> {
@@ -108,7 +92,7 @@ try {
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
-    AUTH_TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
+    AUTH_TOKEN_SECRET: TOKEN_SECRET,
   });
   const app = await buildApp({
     config,
@@ -153,55 +137,109 @@ try {
     { label: 'GET /worklist', path: '/api/v1/worklist' },
     { label: 'GET /worklist/status/count', path: '/api/v1/worklist/status/count' },
   ];
+  const countCache = worklistCountCacheOf(app.deps);
+  if (!countCache) throw new Error('the worklist count cache is not registered');
+  /** ITERATIONS sequential requests after 30 to warm up: p50 and p99 in ms, and the total answered. */
+  async function latency(url: string, token: string) {
+    const headers = { authorization: `Bearer ${token}` };
+    const times: number[] = [];
+    let total = '';
+    for (let i = 0; i < ITERATIONS + 30; i++) {
+      const started = performance.now();
+      const response = await app.inject({ method: 'GET', url, headers });
+      const elapsed = performance.now() - started;
+      if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+      if (i >= 30) times.push(elapsed);
+      if (i === 0) {
+        const body = response.json<{ total?: number; groups?: { ALL: number } }>();
+        total = String(body.total ?? body.groups?.ALL ?? '');
+      }
+    }
+    return { total, p50: percentile(times, 50).toFixed(1), p99: percentile(times, 99).toFixed(1) };
+  }
   const latencyRows: string[] = [];
   for (const mix of mixes) {
     for (const endpoint of endpoints) {
       const url = `${endpoint.path}?${mix.query}`;
-      const headers = { authorization: `Bearer ${mix.token}` };
-      const times: number[] = [];
-      let total = '';
-      for (let i = 0; i < ITERATIONS + 30; i++) {
-        const started = performance.now();
-        const response = await app.inject({ method: 'GET', url, headers });
-        const elapsed = performance.now() - started;
-        if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
-        if (i >= 30) times.push(elapsed);
-        if (i === 0) {
-          const body = response.json<{ total?: number; groups?: { ALL: number } }>();
-          total = String(body.total ?? body.groups?.ALL ?? '');
-        }
-      }
+      countCache.enabled = false;
+      const uncached = await latency(url, mix.token);
+      countCache.enabled = true;
+      const cached = await latency(url, mix.token);
       latencyRows.push(
-        `| ${mix.name} | ${endpoint.label} | ${total} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 99).toFixed(1)} |`,
-      );
-    }
-  }
-
-  const address = await app.listen({ host: '127.0.0.1', port: 0 });
-  const httpRows: string[] = [];
-  for (const mix of mixes) {
-    for (const endpoint of endpoints) {
-      const result = await autocannon(`${address}${endpoint.path}?${mix.query}`, mix.token);
-      if (result.non2xx > 0) throw new Error(`${mix.name}: ${result.non2xx} non-2xx answers`);
-      httpRows.push(
-        `| ${mix.name} | ${endpoint.label} | ${result.requests.average.toFixed(0)} | ${result.latency.p99.toFixed(0)} |`,
+        `| ${mix.name} | ${endpoint.label} | ${uncached.total} | ${uncached.p50} / ${uncached.p99} | ${cached.p50} / ${cached.p99} |`,
       );
     }
   }
   await app.close();
 
+  // Throughput: the server in a process of its own, the load generator in another.
+  const backends = async () =>
+    (
+      await queryRows<{ pid: number }>(
+        database.db,
+        sql`select pid from pg_stat_activity where datname = ${DB_NAME} and pid <> pg_backend_pid()`,
+      )
+    ).map((row) => row.pid);
+  const perRequest = (spent: number | null, requests: number) =>
+    spent === null || requests === 0 ? '–' : (spent / requests).toFixed(2);
+  const httpRows: string[] = [];
+  for (const cacheMode of process.env.BENCH_HTTP_UNCACHED === '1' ? ['on', 'off'] : ['on']) {
+    const server = await startBenchServer({
+      BENCH_SERVER_DATABASE_URL: dbUrl.toString(),
+      BENCH_SERVER_TOKEN_SECRET: TOKEN_SECRET,
+      BENCH_SERVER_COUNT_CACHE: cacheMode,
+    });
+    try {
+      for (const tool of loadTools()) {
+        for (const mix of mixes) {
+          for (const endpoint of endpoints) {
+            const url = `${server.address}${endpoint.path}?${mix.query}`;
+            await runLoad(tool, url, mix.token, 1, HTTP_CONNECTIONS); // warm-up: pool connections, caches
+            const postgres = await backends();
+            const [serverBefore, postgresBefore] = [cpuMs([server.pid]), cpuMs(postgres)];
+            const generatorBefore = childrenCpuMs();
+            const result = await runLoad(tool, url, mix.token, HTTP_SECONDS, HTTP_CONNECTIONS);
+            if (result.non2xx > 0) throw new Error(`${mix.name}: ${result.non2xx} non-2xx answers`);
+            const generatorAfter = childrenCpuMs();
+            const cpu = [
+              perRequest(cpuSpent(serverBefore, cpuMs([server.pid])), result.requests),
+              perRequest(cpuSpent(postgresBefore, cpuMs(postgres)), result.requests),
+              perRequest(
+                generatorBefore === null || generatorAfter === null ? null : generatorAfter - generatorBefore,
+                result.requests,
+              ),
+            ];
+            httpRows.push(
+              `| ${mix.name} | ${endpoint.label} | ${tool} | ${cacheMode} | ${result.perSecond.toFixed(0)} | ${result.p99Ms.toFixed(0)} | ${cpu.join(' | ')} |`,
+            );
+          }
+        }
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+
   const out = process.stdout;
+  const load = os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
   out.write(
-    `\nWorklist (PostgreSQL, ${STUDIES.toLocaleString('en')} studies / 100 facilities, Node ${process.version}, ${os.cpus().length} CPUs)\n\n`,
+    `\nWorklist (PostgreSQL, ${STUDIES.toLocaleString('en')} studies / 100 facilities, Node ${process.version}, ${os.cpus().length} CPUs, load ${load})\n\n`,
   );
   out.write(
     `Load (INSERT … SELECT generate_series, index rebuild, VACUUM ANALYZE): ${loadSeconds.toFixed(1)} s\n\n`,
   );
-  out.write(`Server-side latency, app.inject, sequential, ${ITERATIONS} requests each (ms):\n\n`);
-  out.write('| Mix | Endpoint | Total | p50 | p99 |\n| --- | --- | --: | --: | --: |\n');
+  out.write(`Server-side latency, app.inject, sequential, ${ITERATIONS} requests each (ms, p50 / p99):\n\n`);
+  out.write('| Mix | Endpoint | Total | No count cache | Count cache |\n| --- | --- | --: | --: | --: |\n');
   out.write(`${latencyRows.join('\n')}\n\n`);
-  out.write(`HTTP throughput, autocannon 32 connections × ${HTTP_SECONDS} s per row:\n\n`);
-  out.write('| Mix | Endpoint | req/s | p99 ms |\n| --- | --- | --: | --: |\n');
+  out.write(
+    `HTTP throughput, ${HTTP_CONNECTIONS} connections × ${HTTP_SECONDS} s per row; CPU ms per request of the server process, the PostgreSQL backends and the load generator:\n\n`,
+  );
+  out.write(
+    '| Mix | Endpoint | Tool | Count cache | req/s | p99 ms | Server CPU | PostgreSQL CPU | Generator CPU |\n| --- | --- | --- | --- | --: | --: | --: | --: | --: |\n',
+  );
   out.write(`${httpRows.join('\n')}\n\n`);
 } finally {
   await database.close();

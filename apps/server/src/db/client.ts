@@ -41,6 +41,10 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
       connectionString: options.url,
       max: options.poolSize ?? 10,
       application_name: 'ris',
+      // Named prepared statements (the worklist's hot reads) skip parsing, but are planned for their
+      // parameters on every run: a generic plan cannot know a date range or a facility list, and
+      // PostgreSQL's default may switch to one that is 30x slower (see BENCHMARKS.md, worklist).
+      options: '-c plan_cache_mode=force_custom_plan',
     });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);

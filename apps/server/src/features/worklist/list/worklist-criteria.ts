@@ -1,6 +1,5 @@
 import {
   isValidTimeZone,
-  resolveDateRange,
   startOfDateInZone,
   statusesOfGroup,
   STUDY_STATUSES,
@@ -14,6 +13,7 @@ import type { TScope } from '../../../access/scope.ts';
 import type { TDbOrTx } from '../../../db/client.ts';
 import { facilities, users } from '../../../db/schema/index.ts';
 import { AppError } from '../../../http/app-error.ts';
+import { resolvePresetRange } from './preset-range.ts';
 
 /** Statuses listed when the caller names none: every tab's (DELETED belongs to none). */
 const LISTED_STATUSES = statusesOfGroup('ALL');
@@ -34,6 +34,8 @@ export type TWorklistCriteria = {
   to: { at: Date; inclusive: boolean } | null;
   /** The search text with LIKE's % _ \ escaped, or null. */
   searchPattern: string | null;
+  /** What the date filter asked for (the preset and time zone, or the custom bounds), for cache keys. */
+  dateKey: string;
 };
 
 function invalid(field: string, message: string): AppError {
@@ -71,20 +73,27 @@ function customBound(field: 'start_date' | 'end_date', value: string, timeZone: 
  * The date range on created_at: a preset resolved at `now` in time_zone (start_date and end_date are
  * then ignored), or CUSTOM with the given bounds (either may be left open).
  */
-function resolveCreatedRange(filters: TWorklistFilters, now: Date): Pick<TWorklistCriteria, 'from' | 'to'> {
+function resolveCreatedRange(
+  filters: TWorklistFilters,
+  now: Date,
+): Pick<TWorklistCriteria, 'from' | 'to' | 'dateKey'> {
   const timeZone = filters.time_zone;
   if (!isValidTimeZone(timeZone)) throw invalid('time_zone', 'is not a known IANA time zone');
   if (filters.date_range_type !== 'CUSTOM') {
-    const range = resolveDateRange({ type: filters.date_range_type, now, timeZone });
+    const range = resolvePresetRange(filters.date_range_type, now, timeZone);
     // YESTERDAY ends where today starts (exclusive); the others end now.
-    return { from: range.start, to: { at: range.end, inclusive: filters.date_range_type !== 'YESTERDAY' } };
+    return {
+      from: range.start,
+      to: { at: range.end, inclusive: filters.date_range_type !== 'YESTERDAY' },
+      dateKey: `${filters.date_range_type} ${timeZone}`,
+    };
   }
   const from = filters.start_date ? customBound('start_date', filters.start_date, timeZone).at : null;
   const to = filters.end_date ? customBound('end_date', filters.end_date, timeZone) : null;
   if (from && to && (to.inclusive ? from > to.at : from >= to.at)) {
     throw invalid('start_date', 'must not be after end_date');
   }
-  return { from, to };
+  return { from, to, dateKey: `CUSTOM ${from?.toISOString()} ${to?.at.toISOString()} ${to?.inclusive}` };
 }
 
 /** facility_ids must all be facilities the caller may filter by (else 404 naming facility_ids). */
@@ -167,19 +176,37 @@ function oneOf(column: string, values: readonly string[], type: string): SQL {
   return sql`${sql.raw(column)} = any(${literal}::${sql.raw(type)}[])`;
 }
 
+const NO_FACILITY = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * visibleStudies (access/studies-scope.ts) for this module's hot queries: for staff and admins the
+ * same condition written as SQL text (the organisation; staff: their facilities, none when they have
+ * none), since building it from Drizzle's column operators cost ~60 µs a request; a referring
+ * physician's condition comes from visibleStudies itself. The route tests pin the scoping per role.
+ */
+function visibleWorklistStudies(db: TDbOrTx, scope: TScope): SQL {
+  if (scope.principal.role === 'REFERRING_PHYSICIAN') return visibleStudies(db, scope);
+  const sameOrganisation = sql`"studies"."organisation_id" = ${scope.organisationId}::uuid`;
+  if (scope.allFacilities) return sameOrganisation;
+  const facilityIds = scope.facilityIds.length > 0 ? scope.facilityIds : [NO_FACILITY];
+  return sql`${sameOrganisation} and ${oneOf('"studies"."facility_id"', facilityIds, 'uuid')}`;
+}
+
 /**
  * The WHERE clause of a worklist query: the caller's visibility, then each filter. `statuses` is
  * always an explicit list, so the (…, status, created_at) indexes apply and counts can be read from
  * the index alone. Written as SQL text with one parameter per filter (Drizzle's operators cost more
- * to build than the query takes to run on these hot endpoints).
+ * to build than the query takes to run on these hot endpoints). `bounds` false leaves out the date
+ * range's lower (`from`) or upper (`to`) bound (the count cache's window edges are read that way).
  */
 export function worklistWhere(
   db: TDbOrTx,
   criteria: TWorklistCriteria,
   statuses: readonly TStudyStatus[],
+  bounds: { from: boolean; to: boolean } = { from: true, to: true },
 ): SQL {
   const conditions: SQL[] = [
-    visibleStudies(db, criteria.scope),
+    visibleWorklistStudies(db, criteria.scope),
     oneOf('"studies"."status"', statuses, 'study_status'),
   ];
   if (criteria.facilityIds.length > 0) {
@@ -191,9 +218,9 @@ export function worklistWhere(
   if (criteria.modalities.length > 0) {
     conditions.push(oneOf('"studies"."modality_group"', criteria.modalities, 'modality_group'));
   }
-  if (criteria.from)
+  if (criteria.from && bounds.from)
     conditions.push(sql`"studies"."created_at" >= ${criteria.from.toISOString()}::timestamptz`);
-  if (criteria.to) {
+  if (criteria.to && bounds.to) {
     const at = criteria.to.at.toISOString();
     conditions.push(
       criteria.to.inclusive

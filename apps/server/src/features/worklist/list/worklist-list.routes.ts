@@ -3,6 +3,7 @@ import {
   ZWorklistListQuery,
   ZWorklistListResponse,
   ZWorklistStatusCounts,
+  type TWorklistStatusCounts,
 } from '@ris/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requirePrincipal } from '../../../access/require-principal.ts';
@@ -10,8 +11,11 @@ import { loadScope, type TScope } from '../../../access/scope.ts';
 import type { TPrincipal } from '../../../auth/principal.ts';
 import type { TDbOrTx } from '../../../db/client.ts';
 import { ZErrorResponses } from '../../../http/openapi-errors.ts';
-import { resolveWorklistCriteria } from './worklist-criteria.ts';
+import { WorklistCountCache, type TCountWindow } from './worklist-count-cache.ts';
+import { startCountInvalidation } from './worklist-count-invalidation.ts';
+import { resolveWorklistCriteria, type TWorklistCriteria } from './worklist-criteria.ts';
 import { countWorklistStatuses, listWorklistJson } from './worklist-list.queries.ts';
+import { closeWorklistPools } from './worklist-sql.ts';
 
 const security = [{ bearerAuth: [] }];
 
@@ -39,6 +43,37 @@ async function worklistScope(
 }
 
 /**
+ * The count cache's key for the list's total (over the listed statuses) or the tabs' counts (over
+ * the counted ones) under `criteria`, or null when it must not be cached: a search (its matches change with patient corrections, which do not always announce every
+ * study, and searches rarely repeat) and a referring physician's scope (it follows which referring
+ * physician records are theirs, which no study change announces). Everything else the WHERE clause
+ * depends on is in the key: the organisation, the caller's facilities (loaded on every request, so
+ * a change of assignment is a new key), each filter and the date filter asked for.
+ */
+function countKey(kind: 'total' | 'counts', criteria: TWorklistCriteria): string | null {
+  const { scope } = criteria;
+  const statuses = kind === 'total' ? criteria.statuses : criteria.countedStatuses;
+  if (criteria.searchPattern !== null || scope.principal.role === 'REFERRING_PHYSICIAN') return null;
+  const sorted = (values: readonly string[]) => [...values].sort().join(',');
+  return JSON.stringify([
+    kind,
+    scope.organisationId,
+    scope.allFacilities ? '*' : sorted(scope.facilityIds),
+    sorted(statuses),
+    sorted(criteria.facilityIds),
+    sorted(criteria.byUserIds),
+    sorted(criteria.modalities),
+    criteria.dateKey,
+  ]);
+}
+
+const windowOf = (criteria: TWorklistCriteria): TCountWindow => ({ from: criteria.from, to: criteria.to });
+
+/** Each application's count cache, for benchmarks that measure the uncached path. */
+const countCaches = new WeakMap<object, WorklistCountCache>();
+export const worklistCountCacheOf = (deps: object): WorklistCountCache | undefined => countCaches.get(deps);
+
+/**
  * The responses of these two routes are built by this module's code only (typed by the domain
  * schemas, the list's items as JSON by PostgreSQL), so they are written as JSON without running the
  * zod response schema again: it stays the OpenAPI description and the routes' tests check the shape.
@@ -52,8 +87,18 @@ const tags = ['worklist'];
  * (the tabs' counts). Date filters apply to created_at; presets are resolved at app.deps.clock().
  */
 export const worklistListRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db } = app.deps.database;
+  const { database } = app.deps;
+  const { db } = database;
   const now = () => app.deps.clock?.() ?? new Date();
+  const cache = new WorklistCountCache();
+  countCaches.set(app.deps, cache);
+  const stopInvalidation = await startCountInvalidation(app, cache);
+  app.addHook('onClose', async () => {
+    await stopInvalidation();
+    await closeWorklistPools(database);
+  });
+  const cachedCount = <TValue>(kind: 'total' | 'counts', criteria: TWorklistCriteria) =>
+    cache.lookup<TValue>(countKey(kind, criteria), criteria.scope.organisationId, windowOf(criteria));
 
   app.get(
     '/worklist',
@@ -70,7 +115,10 @@ export const worklistListRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const scope = await worklistScope(db, requirePrincipal(request), request.query.facility_ids);
       const criteria = await resolveWorklistCriteria(db, scope, request.query, now());
-      const body = await listWorklistJson(db, criteria, request.query);
+      const total = cachedCount<number>('total', criteria);
+      const options = { total: total.value, edges: total.readEdges };
+      const { body, ...counted } = await listWorklistJson(database, criteria, request.query, options);
+      total.store(counted.total, counted.edges);
       // A string with a JSON content type is sent as is (the body is already the response's JSON).
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
@@ -91,7 +139,11 @@ export const worklistListRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const scope = await worklistScope(db, requirePrincipal(request), request.query.facility_ids);
       const criteria = await resolveWorklistCriteria(db, scope, request.query, now());
-      return countWorklistStatuses(db, criteria);
+      const cached = cachedCount<TWorklistStatusCounts>('counts', criteria);
+      if (cached.value) return cached.value;
+      const { counts, edges } = await countWorklistStatuses(database, criteria, { edges: cached.readEdges });
+      cached.store(counts, edges);
+      return counts;
     },
   );
 };
