@@ -6,19 +6,18 @@ import {
   type TMacro,
 } from '@ris/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, Save, Trash2 } from 'lucide-react';
+import { ArrowLeft } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/api-error.ts';
 import { Page } from '../../components/layout/page.tsx';
 import { RichTextEditor } from '../../components/rich-text/rich-text-editor.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { PATHS, macroPath } from '../../paths.ts';
 import { notify } from '../../stores/app-store.ts';
 import { apiFieldErrors, pickFieldErrors } from '../templates/field-errors.ts';
-import { ContentField, zodFieldErrors } from '../templates/form-fields.tsx';
+import { ContentField, FormFooter, zodFieldErrors } from '../templates/form-fields.tsx';
 import { ConfirmDeleteDialog } from '../templates/list-parts.tsx';
 import { DELETE_MACRO_FAILED, macroKeys, macrosApi } from './macros-api.ts';
 
@@ -165,25 +164,13 @@ export function MacroForm({ macro, userId }: { macro: TMacro | null; userId: str
             describedBy={errors.value ? valueIds.error : undefined}
           />
         </ContentField>
-        <div className="flex items-center justify-between gap-3">
-          <div>
-            {macro ? (
-              <Button variant="secondary" onClick={() => setConfirmDelete(true)} disabled={busy}>
-                <Trash2 aria-hidden="true" className="size-4" />
-                Delete
-              </Button>
-            ) : null}
-          </div>
-          <div className="flex gap-2">
-            <Button variant="secondary" asChild>
-              <Link to={PATHS.macros}>Cancel</Link>
-            </Button>
-            <Button type="submit" disabled={busy}>
-              {save.isPending ? <Spinner /> : <Save aria-hidden="true" className="size-4" />}
-              {macro ? 'Save macro' : 'Create macro'}
-            </Button>
-          </div>
-        </div>
+        <FormFooter
+          onDelete={macro ? () => setConfirmDelete(true) : undefined}
+          cancelTo={PATHS.macros}
+          busy={busy}
+          saving={save.isPending}
+          submitLabel={macro ? 'Save macro' : 'Create macro'}
+        />
       </form>
       <ConfirmDeleteDialog
         subject={confirmDelete && macro ? `macro “${macro.short_key}”` : null}

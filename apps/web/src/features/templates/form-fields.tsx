@@ -1,4 +1,8 @@
+import { Save, Trash2 } from 'lucide-react';
 import { useId, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { Link } from 'react-router';
+import { Button } from '../../components/ui/button.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { selectClassName } from '../../components/ui/select.tsx';
 
@@ -78,4 +82,38 @@ export function zodFieldErrors(issues: readonly { path: readonly PropertyKey[]; 
     if (field && !errors[field]) errors[field] = issue.message;
   }
   return errors;
+}
+
+export interface FormFooterProps {
+  /** Shows Delete (an existing record). */
+  onDelete?: () => void;
+  cancelTo: string;
+  busy: boolean;
+  saving: boolean;
+  submitLabel: string;
+}
+
+/** Delete on the left; Cancel and the submit button on the right (template and macro editors). */
+export function FormFooter({ onDelete, cancelTo, busy, saving, submitLabel }: FormFooterProps) {
+  return (
+    <div className="flex items-center justify-between gap-3">
+      <div>
+        {onDelete ? (
+          <Button variant="secondary" onClick={onDelete} disabled={busy}>
+            <Trash2 aria-hidden="true" className="size-4" />
+            Delete
+          </Button>
+        ) : null}
+      </div>
+      <div className="flex gap-2">
+        <Button variant="secondary" asChild>
+          <Link to={cancelTo}>Cancel</Link>
+        </Button>
+        <Button type="submit" disabled={busy}>
+          {saving ? <Spinner /> : <Save aria-hidden="true" className="size-4" />}
+          {submitLabel}
+        </Button>
+      </div>
+    </div>
+  );
 }

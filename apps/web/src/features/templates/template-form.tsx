@@ -8,7 +8,7 @@ import {
   type TTemplate,
 } from '@ris/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, Copy, Lock, Save, Trash2 } from 'lucide-react';
+import { ArrowLeft, Copy, Lock } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/api-error.ts';
@@ -21,7 +21,7 @@ import { PATHS, templatePath } from '../../paths.ts';
 import { notify } from '../../stores/app-store.ts';
 import { useAuth } from '../../stores/auth-store.ts';
 import { apiFieldErrors, pickFieldErrors } from './field-errors.ts';
-import { ContentField, SelectField, zodFieldErrors } from './form-fields.tsx';
+import { ContentField, FormFooter, SelectField, zodFieldErrors } from './form-fields.tsx';
 import { ConfirmDeleteDialog } from './list-parts.tsx';
 import { ScopeBadge } from './scope-badge.tsx';
 import { SCOPE_LABELS, canChangeTemplate, savableScopes } from './template-permissions.ts';
@@ -266,25 +266,13 @@ export function TemplateForm({ template }: { template: TTemplate | null }) {
         </ContentField>
 
         {editable ? (
-          <div className="flex items-center justify-between gap-3">
-            <div>
-              {template ? (
-                <Button variant="secondary" onClick={() => setConfirmDelete(true)} disabled={busy}>
-                  <Trash2 aria-hidden="true" className="size-4" />
-                  Delete
-                </Button>
-              ) : null}
-            </div>
-            <div className="flex gap-2">
-              <Button variant="secondary" asChild>
-                <Link to={PATHS.templates}>Cancel</Link>
-              </Button>
-              <Button type="submit" disabled={busy}>
-                {save.isPending ? <Spinner /> : <Save aria-hidden="true" className="size-4" />}
-                {template ? 'Save template' : 'Create template'}
-              </Button>
-            </div>
-          </div>
+          <FormFooter
+            onDelete={template ? () => setConfirmDelete(true) : undefined}
+            cancelTo={PATHS.templates}
+            busy={busy}
+            saving={save.isPending}
+            submitLabel={template ? 'Save template' : 'Create template'}
+          />
         ) : null}
       </form>
 
