@@ -1,7 +1,7 @@
 import type { TReport, TWorklistItem } from '@ris/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reports } from '../db/schema/index.ts';
+import { reportVersions, reports } from '../db/schema/index.ts';
 import { buildReportWorld, type TWorld, type TWorldUser } from '../test/report-test-world.ts';
 import { startTestServer, type TTestServer } from '../test/test-server.ts';
 import { acknowledged, appendParagraph, openEditor, type TEditor } from './collab-test-client.ts';
@@ -89,6 +89,34 @@ describe('commands store the open collaborative document first', () => {
       content: '<p>Findings: normal.</p><p>Impression: no acute findings.</p>',
     });
     expect(await world.studyStatus(studyId)).toBe('FINAL');
+  });
+
+  it('a saved draft stays a version of its own when the same editor keeps typing', async () => {
+    const { report } = await world.studyWithReport();
+    const editor = await typed('radiologist', report.id, 'Saved sentence.');
+    const save = await world.call('radiologist', 'POST', '/worklist/report/save', {
+      report_id: report.id,
+      by_user_id: world.users.radiologist.id,
+    });
+    const savedVersion = (save.json as TReport).version;
+
+    appendParagraph(editor.document, 'Typed after saving.');
+    await acknowledged(editor);
+    const again = await world.call('radiologist', 'POST', '/worklist/report/save', {
+      report_id: report.id,
+      by_user_id: world.users.radiologist.id,
+    });
+    expect((again.json as TReport).version).toBe(savedVersion + 1);
+
+    const versions = await server.db
+      .select({ version: reportVersions.version, content: reportVersions.content })
+      .from(reportVersions)
+      .where(eq(reportVersions.reportId, report.id));
+    const first = versions.find((row) => row.version === savedVersion);
+    expect(first?.content).toBe('<p>Findings: normal.</p><p>Saved sentence.</p>');
+    expect(versions.find((row) => row.version === savedVersion + 1)?.content).toContain(
+      'Typed after saving.',
+    );
   });
 
   it('a command on a report nobody has open reads it as stored', async () => {

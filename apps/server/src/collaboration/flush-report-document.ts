@@ -37,7 +37,7 @@ export async function flushReportDocument(
       : [...hocuspocus.documents.values()].filter(
           (document) => documentStates.get(document)?.studyId === target.studyId,
         );
-  const stores = documents.flatMap((document) => (document ? [storeNow(hocuspocus, document)] : []));
+  const stores = documents.flatMap((document) => (document ? [checkpoint(hocuspocus, document)] : []));
   if (stores.length === 0) return;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
@@ -48,6 +48,16 @@ export async function flushReportDocument(
   if (outcome === 'timeout') {
     app.log.warn({ target }, 'storing the collaborative document took too long; using the stored report');
   }
+}
+
+/**
+ * Stores the document now and makes what is stored a checkpoint: a save, submission or finalization
+ * names that version, so later stores add new version rows instead of coalescing into it.
+ */
+async function checkpoint(hocuspocus: Hocuspocus<TCollaborationContext>, document: Document): Promise<void> {
+  await storeNow(hocuspocus, document);
+  const state = documentStates.get(document);
+  if (state) state.versionRow = null;
 }
 
 async function storeNow(hocuspocus: Hocuspocus<TCollaborationContext>, document: Document): Promise<void> {
