@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { insertPageBreak } from './editor-commands.ts';
 import { EditorToolbar } from './editor-toolbar.tsx';
 import { RichTextEditor } from './rich-text-editor.tsx';
-import { byName, click, render, typeInto, waitFor, type Rendered } from './test-dom.tsx';
+import { byName, click, render, typeInto, waitFor, type Rendered } from '../../test/dom.tsx';
 import { richTextToPlainText } from './rich-text-content.ts';
 
 let rendered: Rendered | null = null;

@@ -8,7 +8,7 @@ import {
   typeInto,
   waitFor,
   type Rendered,
-} from '../../components/rich-text/test-dom.tsx';
+} from '../../test/dom.tsx';
 import { authStore } from '../../stores/auth-store.ts';
 import { fakeApi, fieldError, renderRoutes, signIn, typeInEditor } from '../templates/test-app.tsx';
 import { MacroPage } from './macro-page.tsx';

@@ -7,6 +7,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRealtimeConnection, type SocketLike } from '../realtime/realtime-connection.ts';
 import { NotificationBell } from './notification-bell.tsx';
+import { waitFor } from '../../test/dom.tsx';
 
 // React's act() warnings are meant for test environments like this one.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -106,15 +107,11 @@ async function render(): Promise<void> {
   });
 }
 
-/** Re-checks after each turn of React's work until the condition holds (or fails the test). */
+/** Waits (letting React work) until `condition` holds, failing with `what` after 2 s. */
 async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (condition()) return;
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    });
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  await waitFor(() => {
+    if (!condition()) throw new Error(`timed out waiting for ${what}`);
+  });
 }
 
 const bell = () => document.querySelector<HTMLButtonElement>('button[aria-label^="Notifications"]');

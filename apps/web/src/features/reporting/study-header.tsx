@@ -1,4 +1,4 @@
-import { VIEWER_LABELS, formatElapsedSince, label, type TWorklistItem } from '@ris/domain';
+import { formatElapsedSince, label, type TWorklistItem } from '@ris/domain';
 import { format } from 'date-fns/format';
 import { Eye } from 'lucide-react';
 import { useEffect, useState } from 'react';
@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Tooltip } from '../../components/ui/tooltip.tsx';
 import { useAuth } from '../../stores/auth-store.ts';
 import { tableSettingsOf, useSettings } from '../../stores/settings-store.ts';
+import { useOpenInViewer } from '../viewers/use-open-in-viewer.ts';
 import { PriorityBadge, StatusText } from '../worklist/worklist-cells.tsx';
 
 export function formatDate(value: string | null, pattern: string): string | null {
@@ -40,20 +41,28 @@ function Fact({ term, value }: { term: string; value: string | null | undefined 
   );
 }
 
-/**
- * Opens the study in the user's default viewer (worklist settings). There is no viewer integration
- * yet, so — like the worklist's 'view' quick action — the button says so instead of opening anything.
- */
+/** Opens the study in the user's default viewer (worklist settings); needs the study's DICOM UID. */
 function OpenInViewer({ item }: { item: TWorklistItem }) {
   const userId = useAuth((state) => state.user?.id);
   const viewer = useSettings((state) => tableSettingsOf(state, userId).defaultViewer);
-  const name = VIEWER_LABELS[viewer];
+  const { name, open, pending } = useOpenInViewer(viewer);
+  const studyUid = item.study_uid;
+  const button = (
+    <Button
+      variant="secondary"
+      size="sm"
+      disabled={!studyUid || pending}
+      aria-label={`Open ${item.patient_name} in ${name}`}
+      onClick={() => studyUid && open(studyUid)}
+    >
+      <Eye aria-hidden="true" className="size-3.5" /> Open in {name}
+    </Button>
+  );
+  if (studyUid) return button;
   return (
-    <Tooltip content={`Viewing in ${name} arrives with the viewer integration`}>
+    <Tooltip content="This study has no images yet (no Study Instance UID)">
       <span tabIndex={0} className="rounded-md">
-        <Button variant="secondary" size="sm" disabled aria-label={`Open ${item.patient_name} in ${name}`}>
-          <Eye aria-hidden="true" className="size-3.5" /> Open in {name}
-        </Button>
+        {button}
       </span>
     </Tooltip>
   );

@@ -6,7 +6,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, type ReactNode } from 'react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { vi } from 'vitest';
-import { render, type Rendered } from '../../components/rich-text/test-dom.tsx';
+import { render, type Rendered } from '../../test/dom.tsx';
 import { authStore } from '../../stores/auth-store.ts';
 import { buildUser } from '../auth/test-support.ts';
 

@@ -7,6 +7,7 @@ import { authStore } from '../../stores/auth-store.ts';
 import { ItemTags } from './item-tags.tsx';
 import { canCreateTag, filterTags, TagDialog } from './tag-dialog.tsx';
 import type { TItemTag } from './worklist-api.ts';
+import { waitFor } from '../../test/dom.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -56,14 +57,11 @@ async function render(element: ReactElement): Promise<void> {
   await act(async () => root.render(createElement(QueryClientProvider, { client: queryClient }, element)));
 }
 
+/** Waits (letting React work) until `condition` holds, failing with `what` after 2 s. */
 async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (condition()) return;
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    });
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  await waitFor(() => {
+    if (!condition()) throw new Error(`timed out waiting for ${what}`);
+  });
 }
 
 const button = (text: string) =>

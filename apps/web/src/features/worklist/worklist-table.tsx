@@ -1,6 +1,5 @@
 import {
   DEFAULT_SORT_ORDER,
-  VIEWER_LABELS,
   type TQuickAction,
   type TSortOrder,
   type TViewer,
@@ -23,6 +22,7 @@ import { COLUMN_LABELS, COLUMN_SORT_FIELDS } from './worklist-columns.ts';
 import { DateTimeCell, Muted, PriorityBadge, StatusText } from './worklist-cells.tsx';
 import { RowMenu } from './row-menu.tsx';
 import { ItemTags } from './item-tags.tsx';
+import { useOpenInViewer } from '../viewers/use-open-in-viewer.ts';
 import type { TItemTag } from './worklist-api.ts';
 
 export interface WorklistTableProps {
@@ -109,8 +109,29 @@ function Clipped({ text, width }: { text: string | null; width: string }) {
   );
 }
 
+/** The 'view' quick action: opens the study in the user's default viewer; needs its DICOM UID. */
+function ViewAction({ item, viewer }: { item: TWorklistItem; viewer: TViewer }) {
+  const { name, open, pending } = useOpenInViewer(viewer);
+  const studyUid = item.study_uid;
+  return (
+    <Tooltip content={studyUid ? `View in ${name}` : 'This study has no images yet (no Study Instance UID)'}>
+      <span>
+        <Button
+          variant="ghost"
+          size="icon"
+          className="size-7"
+          aria-label={`View ${item.patient_name} in ${name}`}
+          disabled={!studyUid || pending}
+          onClick={() => studyUid && open(studyUid)}
+        >
+          <Eye aria-hidden="true" className="size-4" />
+        </Button>
+      </span>
+    </Tooltip>
+  );
+}
+
 function RowActions({ item, props }: { item: TWorklistItem; props: WorklistTableProps }) {
-  const viewerName = VIEWER_LABELS[props.viewer];
   return (
     <span className="flex items-center justify-end gap-0.5">
       {props.quickAction === 'edit' ? (
@@ -126,19 +147,7 @@ function RowActions({ item, props }: { item: TWorklistItem; props: WorklistTable
           </Button>
         </Tooltip>
       ) : (
-        <Tooltip content={`Viewing in ${viewerName} arrives with the viewer integration`}>
-          <span>
-            <Button
-              variant="ghost"
-              size="icon"
-              className="size-7"
-              aria-label={`View ${item.patient_name} in ${viewerName}`}
-              disabled
-            >
-              <Eye aria-hidden="true" className="size-4" />
-            </Button>
-          </span>
-        </Tooltip>
+        <ViewAction item={item} viewer={props.viewer} />
       )}
       <RowMenu item={item} isAdmin={props.isAdmin} onOpen={props.onOpen} onDelete={props.onDelete} />
     </span>
