@@ -20,6 +20,7 @@ import { notificationRoutes } from './features/notifications/notifications.route
 import { worklistRoutes } from './features/worklist/worklist.routes.ts';
 import { reportRoutes } from './features/reports/report.routes.ts';
 import { worklistListRoutes } from './features/worklist/list/worklist-list.routes.ts';
+import { viewerRoutes } from './features/viewers/viewers.routes.ts';
 import type { BlobStore } from './files/blob-store.ts';
 import type { Mailer } from './integrations/mail/mailer.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
@@ -119,6 +120,7 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
         await secured.register(referringPhysicianRoutes);
         await secured.register(worklistListRoutes);
         await secured.register(notificationRoutes);
+        await secured.register(viewerRoutes);
         if (beforeReadySecured) await beforeReadySecured(secured);
       });
       if (beforeReady) await beforeReady(api);

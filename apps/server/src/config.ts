@@ -15,6 +15,11 @@ const postgresUrl = z
   .url()
   .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must be a postgres:// or postgresql:// URL');
 
+const httpUrl = z
+  .string()
+  .url()
+  .refine((value) => /^https?:\/\//.test(value), 'must be an http:// or https:// URL');
+
 /**
  * Every environment variable the server reads, validated once at start-up. Documented in
  * `.env.example`; a bad value stops the process with a message naming the variable.
@@ -71,6 +76,8 @@ export const ZConfigEnv = z.object({
     .optional(),
   COLLAB_STORE_DEBOUNCE_MS: z.coerce.number().int().min(10).max(60_000).default(2_000),
   COLLAB_STORE_MAX_DEBOUNCE_MS: z.coerce.number().int().min(10).max(300_000).default(10_000),
+  VIEWER_OHIF_URL: httpUrl.optional(),
+  PACS_DICOMWEB_URL: httpUrl.optional(),
 });
 
 export type TConfig = {
@@ -98,6 +105,13 @@ export type TConfig = {
     storeDebounceMs: number;
     /** …and at least this often while changes keep coming. */
     storeMaxDebounceMs: number;
+  };
+  /** External image viewers (features/viewers); null: that viewer cannot be opened (409). */
+  viewers: {
+    /** The OHIF viewer's root, e.g. https://viewer.example/ohif (VIEWER_OHIF_URL). */
+    ohifUrl: string | null;
+    /** The archive's DICOMweb root that Weasis reads the images from (PACS_DICOMWEB_URL). */
+    dicomwebUrl: string | null;
   };
 };
 
@@ -182,6 +196,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     collaboration: {
       storeDebounceMs: e.COLLAB_STORE_DEBOUNCE_MS,
       storeMaxDebounceMs: Math.max(e.COLLAB_STORE_MAX_DEBOUNCE_MS, e.COLLAB_STORE_DEBOUNCE_MS),
+    },
+    viewers: {
+      ohifUrl: e.VIEWER_OHIF_URL?.replace(/\/+$/, '') ?? null,
+      dicomwebUrl: e.PACS_DICOMWEB_URL?.replace(/\/+$/, '') ?? null,
     },
   };
 }

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as t from '../../db/schema/index.ts';
+import { tokenFor } from '../../test/auth-helpers.ts';
+import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../test/factories.ts';
+import { startTestServer, type TTestServer } from '../../test/test-server.ts';
+
+const OHIF = 'https://viewer.example/ohif';
+const DICOMWEB = 'https://pacs.example/dicom-web';
+
+type TUser = Awaited<ReturnType<typeof buildUser>>;
+type TRole =
+  'admin' | 'rad' | 'transcriptionist' | 'otherFacilityRad' | 'referrer' | 'otherReferrer' | 'outsider';
+let server: TTestServer;
+let bare: TTestServer;
+const u = {} as Record<TRole, TUser>;
+const tokens = new Map<string, string>();
+let studyUid: string;
+let deletedUid: string;
+
+beforeAll(async () => {
+  [server, bare] = await Promise.all([
+    startTestServer({ env: { VIEWER_OHIF_URL: `${OHIF}/`, PACS_DICOMWEB_URL: DICOMWEB } }),
+    startTestServer(),
+  ]);
+  const db = server.db;
+  const organisation = await buildOrganisation(db);
+  const f1 = await buildFacility(db, { organisationId: organisation.id });
+  const f2 = await buildFacility(db, { organisationId: organisation.id });
+  u.admin = await buildUser(db, { role: 'ADMIN', organisationId: organisation.id });
+  u.rad = await buildUser(db, { role: 'RADIOLOGIST', facilities: [f1] });
+  u.transcriptionist = await buildUser(db, { role: 'TRANSCRIPTIONIST', facilities: [f1] });
+  u.otherFacilityRad = await buildUser(db, { role: 'RADIOLOGIST', facilities: [f2] });
+  u.referrer = await buildUser(db, { role: 'REFERRING_PHYSICIAN', organisationId: organisation.id });
+  u.otherReferrer = await buildUser(db, { role: 'REFERRING_PHYSICIAN', organisationId: organisation.id });
+  u.outsider = await buildUser(db, { role: 'ADMIN' });
+  for (const user of Object.values(u)) tokens.set(user.id, await tokenFor(server, user));
+  const [physician] = await db
+    .insert(t.referringPhysicians)
+    .values({ organisationId: organisation.id, userId: u.referrer.id, name: 'Dr Referrer' })
+    .returning();
+  const study = await buildStudy(db, {
+    facility: f1,
+    status: 'TO_READ',
+    referringPhysicianId: physician?.id,
+  });
+  studyUid = study.studyUid ?? '';
+  deletedUid = (await buildStudy(db, { facility: f1, status: 'DELETED' })).studyUid ?? '';
+});
+
+afterAll(async () => {
+  await Promise.all([server.close(), bare.close()]);
+});
+
+const open = (user: TUser, query: Record<string, string>, on: TTestServer = server) =>
+  on.request('GET', `/api/v1/dicom/viewer?${new URLSearchParams(query).toString()}`, {
+    token: tokens.get(user.id) ?? '',
+  });
+
+describe('GET /dicom/viewer', () => {
+  it('answers the link of each viewer for a study the caller may see', async () => {
+    const expected = {
+      ohif: `${OHIF}/viewer?StudyInstanceUIDs=${studyUid}`,
+      weasis: `weasis://${encodeURIComponent(`$dicom:rs --url "${DICOMWEB}" -r "studyUID=${studyUid}"`)}`,
+      horos: `horos://?methodName=displayStudy&StudyInstanceUID=${studyUid}`,
+      radiant: `radiant://?n=pstv&v=0020000D&v=${studyUid}`,
+    };
+    for (const [viewer, url] of Object.entries(expected)) {
+      const response = await open(u.rad, { study_iuid: studyUid, viewer_type: viewer, local_ip: '10.0.0.5' });
+      expect(response.status, response.text).toBe(200);
+      expect(response.json).toEqual({ url, viewer_type: viewer });
+    }
+  });
+
+  it('defaults to OHIF and ignores local_ip', async () => {
+    const response = await open(u.rad, { study_iuid: studyUid });
+    expect(response.status, response.text).toBe(200);
+    expect(response.json).toEqual({
+      url: `${OHIF}/viewer?StudyInstanceUIDs=${studyUid}`,
+      viewer_type: 'ohif',
+    });
+  });
+
+  it('lets staff of the facility, admins and the referring physician of the study open it', async () => {
+    for (const user of [u.admin, u.transcriptionist, u.referrer]) {
+      const response = await open(user, { study_iuid: studyUid, viewer_type: 'horos' });
+      expect(response.status, response.text).toBe(200);
+    }
+  });
+
+  it('answers 404 outside the caller’s scope: another facility, another referrer, another organisation', async () => {
+    for (const user of [u.otherFacilityRad, u.otherReferrer, u.outsider]) {
+      const response = await open(user, { study_iuid: studyUid, viewer_type: 'ohif' });
+      expect(response.status, response.text).toBe(404);
+      expect(response.json).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    }
+    expect((await open(u.rad, { study_iuid: '1.2.3.999999', viewer_type: 'ohif' })).status).toBe(404);
+  });
+
+  it('hides deleted studies from everyone but admins, as the worklist does', async () => {
+    expect((await open(u.rad, { study_iuid: deletedUid, viewer_type: 'horos' })).status).toBe(404);
+    expect((await open(u.admin, { study_iuid: deletedUid, viewer_type: 'horos' })).status).toBe(200);
+  });
+
+  it('answers 400 naming the field for a study_iuid that is not a DICOM UID, or an unknown viewer', async () => {
+    for (const bad of ['abc', '1.2.3;drop', '1..2', '1.2.', `1.${'2'.repeat(63)}`]) {
+      const response = await open(u.rad, { study_iuid: bad, viewer_type: 'ohif' });
+      expect(response.status, bad).toBe(400);
+      expect(response.text, bad).toContain('study_iuid');
+    }
+    const missing = await open(u.rad, { viewer_type: 'ohif' });
+    expect(missing.status).toBe(400);
+    expect(missing.text).toContain('study_iuid');
+    const viewer = await open(u.rad, { study_iuid: studyUid, viewer_type: 'osirix' });
+    expect(viewer.status).toBe(400);
+    expect(viewer.text).toContain('viewer_type');
+  });
+
+  it('answers 409 VIEWER_NOT_CONFIGURED naming the variable when OHIF or Weasis is not set up', async () => {
+    const organisation = await buildOrganisation(bare.db);
+    const facility = await buildFacility(bare.db, { organisationId: organisation.id });
+    const rad = await buildUser(bare.db, { role: 'RADIOLOGIST', facilities: [facility] });
+    tokens.set(rad.id, await tokenFor(bare, rad));
+    const uid = (await buildStudy(bare.db, { facility, status: 'TO_READ' })).studyUid ?? '';
+    for (const [viewer, variable] of [
+      ['ohif', 'VIEWER_OHIF_URL'],
+      ['weasis', 'PACS_DICOMWEB_URL'],
+    ] as const) {
+      const response = await open(rad, { study_iuid: uid, viewer_type: viewer }, bare);
+      expect(response.status, response.text).toBe(409);
+      expect(response.json).toMatchObject({
+        error: { code: 'VIEWER_NOT_CONFIGURED', message: expect.stringContaining(variable) },
+      });
+    }
+    // Desktop viewers need no server setting; a study outside the scope is still 404 first.
+    expect((await open(rad, { study_iuid: uid, viewer_type: 'radiant' }, bare)).status).toBe(200);
+    expect((await open(rad, { study_iuid: studyUid, viewer_type: 'ohif' }, bare)).status).toBe(404);
+  });
+});
