@@ -1,14 +1,7 @@
 // @vitest-environment happy-dom
 import type { TMacro } from '@ris/domain';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  byLabel,
-  byName,
-  click,
-  typeInto,
-  waitFor,
-  type Rendered,
-} from '../../test/dom.tsx';
+import { byLabel, byName, click, typeInto, waitFor, type Rendered } from '../../test/dom.tsx';
 import { authStore } from '../../stores/auth-store.ts';
 import { fakeApi, fieldError, renderRoutes, signIn, typeInEditor } from '../templates/test-app.tsx';
 import { MacroPage } from './macro-page.tsx';

@@ -1,14 +1,7 @@
 // @vitest-environment happy-dom
 import type { TTemplate } from '@ris/domain';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  byLabel,
-  byName,
-  click,
-  typeInto,
-  waitFor,
-  type Rendered,
-} from '../../test/dom.tsx';
+import { byLabel, byName, click, typeInto, waitFor, type Rendered } from '../../test/dom.tsx';
 import { authStore } from '../../stores/auth-store.ts';
 import { TemplatePage } from './template-page.tsx';
 import { fakeApi, fieldError, renderRoutes, signIn, typeInEditor } from './test-app.tsx';
