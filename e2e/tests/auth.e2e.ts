@@ -1,10 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../support/api.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { startE2eServer, type TE2eServer } from '../support/server.ts';
 
 // The demo accounts of README.md, all with the demo password.
-const DEMO_PASSWORD = 'demo-radiology';
 const DEMO_ACCOUNTS = [
   { email: 'admin@demo.test', role: 'Admin' },
   { email: 'facility-admin@demo.test', role: 'Facility Admin' },

@@ -2,9 +2,9 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
 import { startE2eServer, type TE2eServer } from '../support/server.ts';
+import { signInAs } from '../support/sign-in.ts';
 
 // The demo seed (README.md): Dr Asha Rao is radiologist@demo.test, working in all three facilities.
-const DEMO_PASSWORD = 'demo-radiology';
 const RADIOLOGIST_NAME = 'Dr Asha Rao';
 
 let server: TE2eServer;
@@ -30,11 +30,7 @@ async function freshPage(): Promise<Page> {
 }
 
 async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+  await signInAs(page, server.url, email);
 }
 
 async function openWorklist(page: Page): Promise<void> {

@@ -3,9 +3,10 @@ import { crc32, deflateSync } from 'node:zlib';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, apiSignIn, DEMO_PASSWORD } from '../support/api.ts';
+import { api, apiSignIn } from '../support/api.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { startE2eServer, type TE2eServer } from '../support/server.ts';
+import { signInAs } from '../support/sign-in.ts';
 
 // The demo seed (README.md): the radiologist works in all three facilities, the transcriptionist in
 // the first two; both radiologist and reporter have the macros nad, nfl, corr, fu6; DEFAULT templates
@@ -39,11 +40,7 @@ async function signedIn(email: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
   contexts.push(context);
   const page = await context.newPage();
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+  await signInAs(page, server.url, email);
   return page;
 }
 

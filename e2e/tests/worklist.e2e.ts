@@ -2,9 +2,9 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
 import { startE2eServer, type TE2eServer } from '../support/server.ts';
+import { signInAs } from '../support/sign-in.ts';
 
 // The demo seed (README.md): 240 studies over the last 30 days in three facilities.
-const DEMO_PASSWORD = 'demo-radiology';
 
 let server: TE2eServer;
 let browser: Browser;
@@ -31,11 +31,7 @@ async function freshPage(): Promise<Page> {
 }
 
 async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+  await signInAs(page, server.url, email);
 }
 
 function table(page: Page): Locator {
