@@ -78,6 +78,22 @@ export const ZConfigEnv = z.object({
   COLLAB_STORE_MAX_DEBOUNCE_MS: z.coerce.number().int().min(10).max(300_000).default(10_000),
   VIEWER_OHIF_URL: httpUrl.optional(),
   PACS_DICOMWEB_URL: httpUrl.optional(),
+  SUPPORT_EMAIL: z.email().optional(),
+  WHATSAPP_API_URL: httpUrl.default('https://graph.facebook.com'),
+  WHATSAPP_API_VERSION: z
+    .string()
+    .regex(/^v[0-9]+\.[0-9]+$/, 'must look like v21.0')
+    .default('v21.0'),
+  WHATSAPP_PHONE_NUMBER_ID: z
+    .string()
+    .regex(/^[0-9]+$/, 'must be the numeric phone number id')
+    .optional(),
+  WHATSAPP_ACCESS_TOKEN: z.string().min(10).optional(),
+  FINAL_REPORT_WEBHOOK_URL: httpUrl.optional(),
+  FINAL_REPORT_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  JOBS_ENABLED: booleanString.default(true),
+  JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  REPORT_DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(3_600).default(300),
 });
 
 export type TConfig = {
@@ -113,6 +129,16 @@ export type TConfig = {
     /** The archive's DICOMweb root that Weasis reads the images from (PACS_DICOMWEB_URL). */
     dicomwebUrl: string | null;
   };
+  /** Where support-form mail goes (SUPPORT_EMAIL; default: the MAIL_FROM address). */
+  supportEmail: string;
+  /** WhatsApp Business Cloud API; null: WhatsApp messages stay in the outbox. */
+  whatsapp: { apiUrl: string; apiVersion: string; phoneNumberId: string; accessToken: string } | null;
+  /** Finalized reports are posted here, HMAC-SHA256 signed with the secret; null: no webhook. */
+  finalReportWebhook: { url: string; secret: string } | null;
+  /** Durable background jobs (apps/server/src/jobs): this replica runs workers when enabled. */
+  jobs: { enabled: boolean; pollIntervalMs: number };
+  /** Lifetime of a signed report download URL (pdf_url). */
+  reportDownloadUrlTtlSeconds: number;
 };
 
 /** Identity settings (apps/server/src/auth); documented in .env.example. */
@@ -155,6 +181,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
+  const issues: string[] = [];
+  if ((e.WHATSAPP_PHONE_NUMBER_ID === undefined) !== (e.WHATSAPP_ACCESS_TOKEN === undefined)) {
+    issues.push('WHATSAPP_PHONE_NUMBER_ID and WHATSAPP_ACCESS_TOKEN: set both or neither');
+  }
+  if (e.FINAL_REPORT_WEBHOOK_URL !== undefined && e.FINAL_REPORT_WEBHOOK_SECRET === undefined) {
+    issues.push('FINAL_REPORT_WEBHOOK_SECRET: required when FINAL_REPORT_WEBHOOK_URL is set');
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
   const dataDir = path.resolve(invocationDir, e.DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -201,5 +235,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       ohifUrl: e.VIEWER_OHIF_URL?.replace(/\/+$/, '') ?? null,
       dicomwebUrl: e.PACS_DICOMWEB_URL?.replace(/\/+$/, '') ?? null,
     },
+    supportEmail: e.SUPPORT_EMAIL ?? mailAddressOf(e.MAIL_FROM),
+    whatsapp:
+      e.WHATSAPP_PHONE_NUMBER_ID && e.WHATSAPP_ACCESS_TOKEN
+        ? {
+            apiUrl: e.WHATSAPP_API_URL.replace(/\/+$/, ''),
+            apiVersion: e.WHATSAPP_API_VERSION,
+            phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID,
+            accessToken: e.WHATSAPP_ACCESS_TOKEN,
+          }
+        : null,
+    finalReportWebhook:
+      e.FINAL_REPORT_WEBHOOK_URL && e.FINAL_REPORT_WEBHOOK_SECRET
+        ? { url: e.FINAL_REPORT_WEBHOOK_URL, secret: e.FINAL_REPORT_WEBHOOK_SECRET }
+        : null,
+    jobs: { enabled: e.JOBS_ENABLED, pollIntervalMs: e.JOBS_POLL_INTERVAL_MS },
+    reportDownloadUrlTtlSeconds: e.REPORT_DOWNLOAD_URL_TTL_SECONDS,
   };
+}
+
+/** "RIS <no-reply@example.org>" → "no-reply@example.org". */
+function mailAddressOf(from: string): string {
+  return /<([^>]+)>/.exec(from)?.[1]?.trim() ?? from.trim();
 }

@@ -28,3 +28,6 @@ export * from './reports/report.schemas.ts';
 export * from './templates/template.schemas.ts';
 export * from './macros/macro.schemas.ts';
 export * from './notifications/notification.schemas.ts';
+export * from './reports/report-output.schemas.ts';
+export * from './comm/comm.schemas.ts';
+export * from './facilities/facility.schemas.ts';

@@ -1,6 +1,6 @@
 // Durable background jobs and the outbound message outbox (e-mail, WhatsApp).
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, primaryId, timestamps, timestamptz } from './columns.ts';
 import { jobStatusEnum, messageChannelEnum, requestStatusEnum } from './enums.ts';
 import { storedFiles } from './files.ts';
@@ -45,6 +45,10 @@ export const jobs = pgTable(
   ],
 );
 
+export const OUTBOUND_KINDS = ['account', 'report', 'support'] as const;
+export type TOutboundKind = (typeof OUTBOUND_KINDS)[number];
+export type TOutboundAttachment = { file_id: string; filename: string };
+
 /**
  * An e-mail or WhatsApp message to send (sharing a report PDF, support mail ...). Admins read this
  * outbox when no provider is configured; status follows INITIATED → PENDING → FULFILLED | REJECTED.
@@ -56,10 +60,18 @@ export const outboundMessages = pgTable(
     /** Null for mail to a person outside any organisation (a password reset after sign-up). */
     organisationId: uuid('organisation_id').references(() => organisations.id, { onDelete: 'cascade' }),
     channel: messageChannelEnum('channel').notNull(),
+    /** report (a shared report PDF), support (the support form), account (identity mail). */
+    kind: text('kind').$type<TOutboundKind>().notNull().default('account'),
     /** An e-mail address or an E.164 phone number. */
     recipient: text('recipient').notNull(),
     subject: text('subject'),
     body: text('body').notNull().default(''),
+    /** A report share: attach the letterhead variant of the PDF. */
+    withLetterhead: boolean('with_letterhead').notNull().default(false),
+    /** Stored files attached as they are (support form uploads). */
+    attachments: jsonb('attachments').$type<TOutboundAttachment[]>().notNull().default([]),
+    /** One message per key: a repeated request (Idempotency-Key header) does not send twice. */
+    idempotencyKey: text('idempotency_key').unique('outbound_messages_idempotency_key_uq'),
     attachmentFileId: uuid('attachment_file_id').references(() => storedFiles.id, {
       onDelete: 'set null',
     }),

@@ -35,6 +35,11 @@ export const reports = pgTable(
       .generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, coalesce(content_text, ''))`),
     ydocState: bytea('ydoc_state'),
     pdfFileId: uuid('pdf_file_id').references(() => storedFiles.id, { onDelete: 'set null' }),
+    /**
+     * The PDF produced at finalisation (without letterhead), never replaced: later PDFs (after an
+     * addendum) go to pdf_file_id. final_pdf_sha256 is its hash, to prove copies unchanged.
+     */
+    finalPdfFileId: uuid('final_pdf_file_id').references(() => storedFiles.id, { onDelete: 'restrict' }),
     /** SHA-256 (hex) of the PDF produced at finalisation, to prove later copies unchanged. */
     finalPdfSha256: char('final_pdf_sha256', { length: 64 }),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'restrict' }),
