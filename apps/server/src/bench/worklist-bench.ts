@@ -37,6 +37,8 @@ const STUDIES = Number(process.env.BENCH_STUDIES ?? 1_000_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 6);
 const HTTP_CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 32);
+/** Study changes per second made through the API during the "with writes" throughput rows. */
+const HTTP_WRITES_PER_SECOND = Number(process.env.BENCH_HTTP_WRITES_PER_SECOND ?? 10);
 const DB_NAME = process.env.BENCH_DB_NAME ?? 'ris_bench_worklist';
 if (!/^[a-z_][a-z0-9_]*$/.test(DB_NAME))
   throw new Error(`BENCH_DB_NAME must be a plain identifier: ${DB_NAME}`);
@@ -183,7 +185,48 @@ try {
   const perRequest = (spent: number | null, requests: number) =>
     spent === null || requests === 0 ? '–' : (spent / requests).toFixed(2);
   const httpRows: string[] = [];
-  for (const cacheMode of process.env.BENCH_HTTP_UNCACHED === '1' ? ['on', 'off'] : ['on']) {
+  const [written] = await queryRows<{ id: string }>(
+    database.db,
+    sql`select id from studies where status = 'TO_READ' and deleted_at is null limit 1`,
+  );
+  if (!written) throw new Error('no TO_READ study to change during the load');
+  /**
+   * Changes one study's priority tag through the API every 1/rate s while `during` runs: each change
+   * is announced and evicts the organisation's cached counts and pages, as a busy group's would.
+   */
+  async function withWrites<T>(address: string, rate: number, during: () => Promise<T>): Promise<T> {
+    if (rate <= 0) return during();
+    let tag = 0;
+    let failures = 0;
+    const write = () =>
+      fetch(`${address}/api/v1/worklist/assign/priority-tag`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ worklist_ids: [written?.id], priority_tag: ++tag % 2 ? 'URGENT' : 'ROUTINE' }),
+      }).then(
+        (response) => {
+          if (!response.ok) failures += 1;
+        },
+        () => {
+          failures += 1;
+        },
+      );
+    const timer = setInterval(() => void write(), 1000 / rate);
+    let result: T;
+    try {
+      result = await during();
+    } finally {
+      clearInterval(timer);
+    }
+    if (failures > 0) throw new Error(`${failures} writes failed during the load`);
+    return result;
+  }
+  const cacheModes = [
+    { cache: 'on', writes: 0 },
+    ...(HTTP_WRITES_PER_SECOND > 0 ? [{ cache: 'on', writes: HTTP_WRITES_PER_SECOND }] : []),
+    ...(process.env.BENCH_HTTP_UNCACHED === '1' ? [{ cache: 'off', writes: 0 }] : []),
+  ];
+  for (const { cache: cacheMode, writes } of cacheModes) {
     const server = await startBenchServer({
       BENCH_SERVER_DATABASE_URL: dbUrl.toString(),
       BENCH_SERVER_TOKEN_SECRET: TOKEN_SECRET,
@@ -198,7 +241,9 @@ try {
             const postgres = await backends();
             const [serverBefore, postgresBefore] = [cpuMs([server.pid]), cpuMs(postgres)];
             const generatorBefore = childrenCpuMs();
-            const result = await runLoad(tool, url, mix.token, HTTP_SECONDS, HTTP_CONNECTIONS);
+            const result = await withWrites(server.address, writes, () =>
+              runLoad(tool, url, mix.token, HTTP_SECONDS, HTTP_CONNECTIONS),
+            );
             if (result.non2xx > 0) throw new Error(`${mix.name}: ${result.non2xx} non-2xx answers`);
             const generatorAfter = childrenCpuMs();
             const cpu = [
@@ -210,7 +255,7 @@ try {
               ),
             ];
             httpRows.push(
-              `| ${mix.name} | ${endpoint.label} | ${tool} | ${cacheMode} | ${result.perSecond.toFixed(0)} | ${result.p99Ms.toFixed(0)} | ${cpu.join(' | ')} |`,
+              `| ${mix.name} | ${endpoint.label} | ${tool} | ${cacheMode}${writes > 0 ? `, ${writes} writes/s` : ''} | ${result.perSecond.toFixed(0)} | ${result.p99Ms.toFixed(0)} | ${cpu.join(' | ')} |`,
             );
           }
         }
@@ -232,13 +277,15 @@ try {
     `Load (INSERT … SELECT generate_series, index rebuild, VACUUM ANALYZE): ${loadSeconds.toFixed(1)} s\n\n`,
   );
   out.write(`Server-side latency, app.inject, sequential, ${ITERATIONS} requests each (ms, p50 / p99):\n\n`);
-  out.write('| Mix | Endpoint | Total | No count cache | Count cache |\n| --- | --- | --: | --: | --: |\n');
+  out.write(
+    '| Mix | Endpoint | Total | No cache | Cache (counts and pages) |\n| --- | --- | --: | --: | --: |\n',
+  );
   out.write(`${latencyRows.join('\n')}\n\n`);
   out.write(
     `HTTP throughput, ${HTTP_CONNECTIONS} connections × ${HTTP_SECONDS} s per row; CPU ms per request of the server process, the PostgreSQL backends and the load generator:\n\n`,
   );
   out.write(
-    '| Mix | Endpoint | Tool | Count cache | req/s | p99 ms | Server CPU | PostgreSQL CPU | Generator CPU |\n| --- | --- | --- | --- | --: | --: | --: | --: | --: |\n',
+    '| Mix | Endpoint | Tool | Cache | req/s | p99 ms | Server CPU | PostgreSQL CPU | Generator CPU |\n| --- | --- | --- | --- | --: | --: | --: | --: | --: |\n',
   );
   out.write(`${httpRows.join('\n')}\n\n`);
 } finally {

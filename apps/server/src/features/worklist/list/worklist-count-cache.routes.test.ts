@@ -3,7 +3,9 @@
 // as its NOTIFY arrives; a preset's window moving with the clock counts the studies it leaves and
 // enters without any change in the database.
 import type { TWorklistListResponse, TWorklistStatusCounts } from '@ris/domain';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as t from '../../../db/schema/index.ts';
 import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
 import { startReplicas, type TReplicaSet } from '../../../test/realtime-replicas.ts';
@@ -76,6 +78,31 @@ describe('count cache', () => {
     expect(await totalOf(server.url, query, token)).toBe(1);
   });
 
+  it('serves a repeated page from memory until a change is announced, then the changed page', async () => {
+    const query = `facility_ids=${facilities.changed}&sort_by=created_at&sort_order=asc`;
+    const pageOf = async () => {
+      const response = await server.request('GET', `/api/v1/worklist?${query}`, { token });
+      expect(response.status, response.text).toBe(200);
+      return (response.json as TWorklistListResponse).items.map((item) => [item.id, item.patient_name]);
+    };
+    const first = await pageOf();
+    expect(first.map(([id]) => id)).toContain(study.toRead);
+    // A write that announces nothing (straight into the database) is not seen by a cached page: it
+    // is the page kept in memory that answers.
+    await server.db
+      .update(t.studies)
+      .set({ patientName: 'UNANNOUNCED^RENAME' })
+      .where(eq(t.studies.id, study.toRead ?? ''));
+    expect(await pageOf()).toEqual(first);
+    // A change through the API (announced after commit) evicts it: the next page is read afresh.
+    const tagged = await server.request('PUT', '/api/v1/worklist/assign/priority-tag', {
+      token,
+      body: { worklist_ids: [study.toRead], priority_tag: 'URGENT' },
+    });
+    expect(tagged.status, tagged.text).toBe(200);
+    expect(await pageOf()).toContainEqual([study.toRead, 'UNANNOUNCED^RENAME']);
+  });
+
   it('counts the studies a moving window leaves and enters, with nothing changed in the database', async () => {
     const query = `facility_ids=${facilities.moving}&date_range_type=LAST_1_HOUR`;
     const counts = async () => (await countsOf(server.url, query, token)).statuses;
@@ -83,14 +110,21 @@ describe('count cache', () => {
     // Window [−60 min, now]: `leaving` (−55) and `staying` (−5) are in, `entering` (+10) is not.
     expect(await counts()).toMatchObject({ ORDERED: 1, TO_READ: 1 });
     expect(await total()).toBe(2);
+    const ids = async () => {
+      const response = await server.request('GET', `/api/v1/worklist?${query}`, { token });
+      return (response.json as TWorklistListResponse).items.map((item) => item.id).sort();
+    };
+    expect(await ids()).toEqual([study.leaving, study.staying].sort());
     // A minute later nothing left or entered: the same counts (from the cache).
     now = minutes(1);
     expect(await counts()).toMatchObject({ ORDERED: 1, TO_READ: 1 });
     expect(await total()).toBe(2);
-    // [−54, +6]: `leaving` has left.
+    expect(await ids()).toEqual([study.leaving, study.staying].sort());
+    // [−54, +6]: `leaving` has left (the page too, though it was kept).
     now = minutes(6);
     expect(await counts()).toMatchObject({ ORDERED: 1, TO_READ: 0 });
     expect(await total()).toBe(1);
+    expect(await ids()).toEqual([study.staying]);
     // [−49, +11]: `entering` has entered.
     now = minutes(11);
     expect(await counts()).toMatchObject({ ORDERED: 2, TO_READ: 0 });

@@ -41,6 +41,7 @@ type TEntry = {
   epoch: number;
   generation: number;
   storedAt: number;
+  maxAgeMs: number;
   window: TCountWindow;
   edges: TWindowEdges;
   value: unknown;
@@ -124,7 +125,7 @@ export class WorklistCountCache {
       entry.organisationId !== organisationId ||
       entry.epoch !== this.#epoch ||
       entry.generation !== this.#generation(organisationId) ||
-      this.#now() - entry.storedAt > this.#maxAgeMs ||
+      this.#now() - entry.storedAt > entry.maxAgeMs ||
       !windowStillCounts(entry.window, entry.edges, window)
     ) {
       this.#entries.delete(key);
@@ -142,8 +143,18 @@ export class WorklistCountCache {
     return { organisationId, epoch: this.#epoch, generation: this.#generation(organisationId) };
   }
 
-  /** Stores a count read over `window`, unless a change was heard of since `ticket` was taken. */
-  set(key: string, ticket: TCountTicket, window: TCountWindow, edges: TWindowEdges, value: unknown): void {
+  /**
+   * Stores a count read over `window`, unless a change was heard of since `ticket` was taken.
+   * `maxAgeMs` shortens the entry's life below the cache's (never lengthens it).
+   */
+  set(
+    key: string,
+    ticket: TCountTicket,
+    window: TCountWindow,
+    edges: TWindowEdges,
+    value: unknown,
+    maxAgeMs?: number,
+  ): void {
     if (!this.enabled || !this.reliable) return;
     if (ticket.epoch !== this.#epoch || ticket.generation !== this.#generation(ticket.organisationId)) return;
     this.#entries.delete(key);
@@ -152,6 +163,7 @@ export class WorklistCountCache {
       epoch: ticket.epoch,
       generation: ticket.generation,
       storedAt: this.#now(),
+      maxAgeMs: Math.min(maxAgeMs ?? this.#maxAgeMs, this.#maxAgeMs),
       window,
       edges,
       value,
@@ -164,14 +176,19 @@ export class WorklistCountCache {
   }
 
   /** get, then a ticket on a miss: `key` null = not cacheable (counted every time, never kept). */
-  lookup<TValue>(key: string | null, organisationId: string, window: TCountWindow): TCountLookup<TValue> {
+  lookup<TValue>(
+    key: string | null,
+    organisationId: string,
+    window: TCountWindow,
+    options: { maxAgeMs?: number } = {},
+  ): TCountLookup<TValue> {
     const value = key === null ? undefined : this.get<TValue>(key, organisationId, window);
     const ticket = key === null || value !== undefined ? null : this.ticket(organisationId);
     return {
       value,
       readEdges: ticket !== null,
       store: (counted, edges) => {
-        if (key !== null && ticket && edges) this.set(key, ticket, window, edges, counted);
+        if (key !== null && ticket && edges) this.set(key, ticket, window, edges, counted, options.maxAgeMs);
       },
     };
   }

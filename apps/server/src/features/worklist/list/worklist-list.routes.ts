@@ -3,6 +3,7 @@ import {
   ZWorklistListQuery,
   ZWorklistListResponse,
   ZWorklistStatusCounts,
+  type TWorklistListQuery,
   type TWorklistStatusCounts,
 } from '@ris/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -67,6 +68,27 @@ function countKey(kind: 'total' | 'counts', criteria: TWorklistCriteria): string
   ]);
 }
 
+/**
+ * The cache key of a whole list page (body and total): the total's key plus the page's order and
+ * bounds, or null when the total is not cacheable. The page holds nothing else of the caller: its
+ * rows are the studies matching that WHERE clause in that order, with their facility, assignee and
+ * documents.
+ */
+function pageKey(criteria: TWorklistCriteria, query: TWorklistListQuery): string | null {
+  const total = countKey('total', criteria);
+  if (total === null) return null;
+  return JSON.stringify(['page', total, query.sort_by, query.sort_order, query.limit, query.offset]);
+}
+
+/**
+ * A cached page is dropped after this long even when no study change was heard of: a page also shows
+ * the assignee's display name and the facility's name, whose changes announce no study change. Within
+ * it, a rename shows up late by at most this long; every study change evicts at once.
+ */
+const PAGE_MAX_AGE_MS = 5_000;
+
+type TCachedPage = { body: string; total: number };
+
 const windowOf = (criteria: TWorklistCriteria): TCountWindow => ({ from: criteria.from, to: criteria.to });
 
 /** Each application's count cache, for benchmarks that measure the uncached path. */
@@ -115,12 +137,26 @@ export const worklistListRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const scope = await worklistScope(db, requirePrincipal(request), request.query.facility_ids);
       const criteria = await resolveWorklistCriteria(db, scope, request.query, now());
+      const json = (body: string) =>
+        // A string with a JSON content type is sent as is (the body is already the response's JSON).
+        reply.type('application/json; charset=utf-8').send(body as never);
+      // The same page again (nothing changed, the window moved over no study): served from memory.
+      const page = cache.lookup<TCachedPage>(
+        pageKey(criteria, request.query),
+        criteria.scope.organisationId,
+        windowOf(criteria),
+        { maxAgeMs: PAGE_MAX_AGE_MS },
+      );
+      if (page.value) return json(page.value.body);
       const total = cachedCount<number>('total', criteria);
-      const options = { total: total.value, edges: total.readEdges };
+      // A page to keep needs the window edges, read with the total: the cached total is not used then.
+      const options = page.readEdges
+        ? { total: undefined, edges: true }
+        : { total: total.value, edges: total.readEdges };
       const { body, ...counted } = await listWorklistJson(database, criteria, request.query, options);
       total.store(counted.total, counted.edges);
-      // A string with a JSON content type is sent as is (the body is already the response's JSON).
-      return reply.type('application/json; charset=utf-8').send(body as never);
+      page.store({ body, total: counted.total }, counted.edges);
+      return json(body);
     },
   );
 
