@@ -80,6 +80,7 @@ export function reportFileName(patientName: string, extension: 'pdf' | 'docx'): 
   const safe = patientName
     .normalize('NFC')
     // Path separators, reserved characters of Windows/macOS and control characters.
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes
     .replace(/[\\/:*?"<>|\u0000-\u001f\u007f]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()

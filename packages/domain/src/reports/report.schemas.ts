@@ -62,8 +62,13 @@ export const ZReport = z.object({
   version: z.number().int().positive(),
   /** Sanitised HTML of the report body (without addenda). */
   content: z.string(),
-  /** Authorised download path of the stored PDF, or null before one exists. */
+  /**
+   * Signed, short-lived download path of the report's current stored PDF (a GET without the bearer
+   * token), or null before one exists. Made anew with every response.
+   */
   pdf_url: z.string().nullable(),
+  /** SHA-256 (hex) of the PDF stored at finalisation, which is never replaced; null before. */
+  final_pdf_sha256: z.string().nullable(),
   images: z.array(ZReportImage),
   authors: z.array(ZReportAuthor),
   addenda: z.array(ZReportAddendum),

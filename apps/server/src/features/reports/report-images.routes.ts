@@ -23,6 +23,7 @@ export const reportImageRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps.database;
   const { blobs } = app.deps;
   const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
+  const linkOf = (request: FastifyRequest) => app.reportDownloads.linkFor(requirePrincipal(request).userId);
 
   app.post(
     '/worklist/report/:id/upload-images',
@@ -47,7 +48,7 @@ export const reportImageRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await db.transaction((tx) =>
         attachReportImages(tx, blobs, { scope, reportId: request.params.id, files: form.files }),
       );
-      return reply.status(201).send(await presentReport(db, row.report));
+      return reply.status(201).send(await presentReport(db, row.report, linkOf(request)));
     },
   );
 
@@ -94,7 +95,7 @@ export const reportImageRoutes: FastifyPluginAsyncZod = async (app) => {
           imageId: request.params.image_id,
         }),
       );
-      return presentReport(db, row.report);
+      return presentReport(db, row.report, linkOf(request));
     },
   );
 };

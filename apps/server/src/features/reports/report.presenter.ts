@@ -62,8 +62,15 @@ function loadSignatures(db: TDbOrTx, reportId: string) {
     .orderBy(asc(reportSignatures.signedAt));
 }
 
+/** pdf_url of a report for the caller (app.reportDownloads.linkFor(userId)): null without a stored PDF. */
+export type TPdfLinkFor = (report: TReportRow) => string | null;
+
 /** The report as the API returns it (GET /worklist/{id}/report and every report write). */
-export async function presentReport(db: TDbOrTx, report: TReportRow): Promise<TReport> {
+export async function presentReport(
+  db: TDbOrTx,
+  report: TReportRow,
+  pdfLinkFor: TPdfLinkFor,
+): Promise<TReport> {
   // Independent reads: concurrent on a pool (PostgreSQL), queued on PGlite.
   const [images, editors, addenda, signatures] = await Promise.all([
     loadReportImages(db, report.id),
@@ -102,9 +109,8 @@ export async function presentReport(db: TDbOrTx, report: TReportRow): Promise<TR
     status: report.status,
     version: report.version,
     content: report.content,
-    // The stored PDF's download path arrives with report output (PDF rendering, issue 6); until a
-    // PDF is stored there is none to point at.
-    pdf_url: null,
+    pdf_url: pdfLinkFor(report),
+    final_pdf_sha256: report.finalPdfSha256,
     images,
     authors: [...authors.values()],
     addenda: addenda.map((row) => ({

@@ -19,6 +19,7 @@ import { flushReportDocument } from '../../collaboration/flush-report-document.t
 import { AppError } from '../../http/app-error.ts';
 import { errorBody, errorHandler } from '../../http/error-handler.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
+import { storeReportPdf } from '../report-output/report-pdf-store.ts';
 import { assertActingAs } from '../worklist/worklist.policy.ts';
 import { patientDocumentRoutes } from './patient-documents.routes.ts';
 import { addAddendum, createReport, finalizeReport, saveDraft, updateReport } from './report-commands.ts';
@@ -27,6 +28,7 @@ import { publishReportOutcome } from './report-publish.ts';
 import { mayReadReport } from './report.policy.ts';
 import { presentReport } from './report.presenter.ts';
 import { findVisibleStudyReport } from './report.queries.ts';
+import { enqueueFinalReportWebhook } from '../../integrations/webhooks/final-report-webhook.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['reports'];
@@ -65,7 +67,10 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     limits: { fileSize: MAX_PATIENT_DOCUMENT_BYTES, files: 10, fields: 60, fieldSize: 64 * 1024, parts: 70 },
   });
   const { db } = app.deps.database;
+  const { blobs } = app.deps;
   const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
+  /** pdf_url for the caller: a signed download path of the report's stored PDF. */
+  const linkOf = (request: FastifyRequest) => app.reportDownloads.linkFor(requirePrincipal(request).userId);
 
   app.get(
     '/worklist/:id/report',
@@ -83,7 +88,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       const scope = await scopeOf(request);
       const found = await findVisibleStudyReport(db, scope, request.params.id);
       if (!found?.report || !mayReadReport(scope.principal, found.study)) throw AppError.notFound('Report');
-      return presentReport(db, found.report);
+      return presentReport(db, found.report, linkOf(request));
     },
   );
 
@@ -112,7 +117,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         assertActingAs(scope.principal, request.body.by_user_id);
         return result;
       });
-      return reply.status(created ? 201 : 200).send(await presentReport(db, report));
+      return reply.status(created ? 201 : 200).send(await presentReport(db, report, linkOf(request)));
     },
   );
 
@@ -145,7 +150,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         return result;
       });
       await publishReportOutcome(app, outcome);
-      return presentReport(db, outcome.report);
+      return presentReport(db, outcome.report, linkOf(request));
     },
   );
 
@@ -170,7 +175,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         return result;
       });
       await publishReportOutcome(app, outcome);
-      return presentReport(db, outcome.report);
+      return presentReport(db, outcome.report, linkOf(request));
     },
   );
 
@@ -183,7 +188,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary: 'Finalize (status FINAL) or save as draft (status DRAFTED)',
         description:
-          'FINAL: only the assigned radiologist or an administrator; html_content (sanitised) becomes the final content, checked against version when given; report COMPLETED, item FINAL, the finalizer signs. The PDF itself is rendered by report output (pdf_url stays null until then).',
+          "FINAL: only the assigned radiologist or an administrator; html_content (sanitised) becomes the final content, checked against version when given; report COMPLETED, item FINAL, the finalizer signs. Both statuses render the report's PDF (without letterhead) in the same transaction and store it as pdf_url; at FINAL it is also kept as the final original (final_pdf_sha256), never replaced. A failed render changes nothing.",
         body: ZPdfGenerateBody,
         response: { 200: ZReport, ...ZWriteResponses },
       },
@@ -194,11 +199,20 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       const input = { scope, reportId: body.report_id, html: body.html_content, version: body.version };
       // Without html_content the stored content is finalized: first store what the editors typed.
       await flushReportDocument(app, { reportId: body.report_id });
-      const outcome = await db.transaction((tx) =>
-        body.status === 'FINAL' ? finalizeReport(tx, input) : saveDraft(tx, input),
-      );
+      const final = body.status === 'FINAL';
+      // The PDF is rendered and stored in the same transaction: a failed render finalizes nothing.
+      const outcome = await db.transaction(async (tx) => {
+        const result = final ? await finalizeReport(tx, input) : await saveDraft(tx, input);
+        // The external report service hears of the final report durably (a job in this transaction).
+        if (final) await enqueueFinalReportWebhook(tx, app.deps.config, result.report.id);
+        const createdBy = scope.principal.userId;
+        return {
+          ...result,
+          report: await storeReportPdf(tx, blobs, { report: result.report, createdBy, final }),
+        };
+      });
       await publishReportOutcome(app, outcome);
-      return presentReport(db, outcome.report);
+      return presentReport(db, outcome.report, linkOf(request));
     },
   );
 
@@ -210,7 +224,8 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'Add an addendum to a final report (a new version; the original stays)',
-        description: 'Only the assigned radiologist or an administrator, and only on a COMPLETED report.',
+        description:
+          'Only the assigned radiologist or an administrator, and only on a COMPLETED report. A new PDF with the addendum becomes pdf_url; the final original (final_pdf_sha256) stays.',
         params: z.object({ id: ZUuid }),
         body: ZAddendumBody,
         response: { 201: ZReport, ...ZWriteResponses },
@@ -225,9 +240,10 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
           html: request.body.content,
         });
         assertActingAs(scope.principal, request.body.by_user_id);
-        return result;
+        // A new current PDF with the addendum; the final original and its hash stay.
+        return storeReportPdf(tx, blobs, { report: result, createdBy: scope.principal.userId, final: false });
       });
-      return reply.status(201).send(await presentReport(db, report));
+      return reply.status(201).send(await presentReport(db, report, linkOf(request)));
     },
   );
 

@@ -270,7 +270,9 @@ describe('POST /worklist/report/pdf-generate', () => {
       content: '<p>Final words</p>',
       version: 2,
       finalized_by: w.users.radiologist.id,
-      pdf_url: null,
+      // The final PDF is stored with the finalisation (report-output/report-pdf.routes.test.ts).
+      pdf_url: expect.stringMatching(/^\/api\/v1\/worklist\/report\/.+\/pdf\?/),
+      final_pdf_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     expect(final.authors).toContainEqual(
       expect.objectContaining({ user_id: w.users.radiologist.id, signed: true }),

@@ -18,6 +18,8 @@ export type TUploadLimits = {
   maxFiles: number;
   /** All files of one upload together (bytes): what one request may hold in memory. */
   maxTotalBytes: number;
+  /** The form field of the files, named in messages (default "files"). */
+  field?: string;
 };
 
 const megabytes = (bytes: number) => `${Math.floor(bytes / 1024 / 1024)} MB`;
@@ -33,15 +35,17 @@ export async function readUploadForm(request: FastifyRequest, limits: TUploadLim
     maxFiles: limits.maxFiles,
     maxFileBytes: limits.maxBytes,
     maxTotalBytes: limits.maxTotalBytes,
+    ...(limits.field === undefined ? {} : { field: limits.field }),
   });
 }
 
 function tooLarge(limits: TUploadLimits): AppError {
+  const field = limits.field ?? 'files';
   return new AppError(
     'PAYLOAD_TOO_LARGE',
-    `files: each ${limits.noun} must be at most ${megabytes(limits.maxBytes)}`,
+    `${field}: each ${limits.noun} must be at most ${megabytes(limits.maxBytes)}`,
     {
-      field: 'files',
+      field,
     },
   );
 }
@@ -55,13 +59,14 @@ export async function checkUploads(
   limits: TUploadLimits,
   options: { optional?: boolean } = {},
 ): Promise<void> {
+  const field = limits.field ?? 'files';
   if (files.length === 0 && !options.optional) {
-    throw new AppError('VALIDATION_FAILED', `files: choose at least one ${limits.noun}`, { field: 'files' });
+    throw new AppError('VALIDATION_FAILED', `${field}: choose at least one ${limits.noun}`, { field });
   }
   for (const file of files) {
-    const name = `files (${file.filename})`;
+    const name = `${field} (${file.filename})`;
     if (file.data.byteLength === 0) {
-      throw new AppError('VALIDATION_FAILED', `${name}: the file is empty`, { field: 'files' });
+      throw new AppError('VALIDATION_FAILED', `${name}: the file is empty`, { field });
     }
     if (file.data.byteLength > limits.maxBytes) throw tooLarge(limits);
     const mediaType = await sniffMediaType(file.data);
@@ -69,7 +74,7 @@ export async function checkUploads(
       throw new AppError(
         'UNSUPPORTED_MEDIA_TYPE',
         `${name}: this is not a ${limits.acceptLabel} ${limits.noun}`,
-        { field: 'files', detected: mediaType },
+        { field, detected: mediaType },
       );
     }
   }

@@ -1,0 +1,106 @@
+import { reportFileName, ZErrorBody, ZUuid } from '@ris/domain';
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { loadScope } from '../../access/scope.ts';
+import type { TPrincipal } from '../../auth/principal.ts';
+import type { TDbOrTx } from '../../db/client.ts';
+import { radiologistDetails, reports, storedFiles, users } from '../../db/schema/index.ts';
+import { AppError } from '../../http/app-error.ts';
+import { mayReadReport } from '../reports/report.policy.ts';
+import { findVisibleReport } from '../reports/report.queries.ts';
+import { sendAttachment } from './content-disposition.ts';
+import { PDF_MEDIA_TYPE } from './report-file.ts';
+
+const refused = () => new AppError('FORBIDDEN', 'This download link is invalid or has expired');
+
+/**
+ * The user a link was made for, as a principal, while they are still an active member of the
+ * report's organisation; null otherwise. Their scope is then re-read like any request's.
+ */
+async function linkPrincipal(
+  db: TDbOrTx,
+  userId: string,
+  organisationId: string,
+): Promise<TPrincipal | null> {
+  const [user] = await db
+    .select({ user: users, userType: radiologistDetails.userType })
+    .from(users)
+    .leftJoin(radiologistDetails, eq(radiologistDetails.userId, users.id))
+    .where(eq(users.id, userId));
+  if (
+    !user ||
+    user.user.status !== 'ACTIVE' ||
+    user.user.organisationId !== organisationId ||
+    !user.user.role
+  ) {
+    return null;
+  }
+  return {
+    userId,
+    email: user.user.email,
+    organisationId,
+    role: user.user.role,
+    userType: user.user.role === 'RADIOLOGIST' ? (user.userType ?? 'RADIOLOGIST') : null,
+    facilityIds: [],
+    sessionId: '',
+    issuedAt: 0,
+  };
+}
+
+/**
+ * GET of a report's pdf_url: public (no bearer token, so a browser can follow it as a plain link)
+ * and guarded by the path's signature instead. Registered outside the authenticated scope.
+ */
+export const reportDownloadRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.deps.database;
+  const { blobs } = app.deps;
+
+  app.get(
+    '/worklist/report/:id/pdf',
+    {
+      schema: {
+        tags: ['report output'],
+        summary: "Download a report's stored PDF through its signed, short-lived pdf_url",
+        description:
+          'No bearer token: the path\'s signature (made for one user, one stored PDF and an expiry of REPORT_DOWNLOAD_URL_TTL_SECONDS) is the authorisation. It is refused (403, the same answer whatever the reason) once expired, when altered, when the report\'s PDF was replaced since, or when the user may no longer read the report. The PDF comes as an attachment named "{patient name}_report.pdf".',
+        params: z.object({ id: ZUuid }),
+        querystring: z.object({
+          uid: ZUuid,
+          expires: z.coerce.number().int().nonnegative(),
+          signature: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hexadecimal characters'),
+        }),
+        response: {
+          400: ZErrorBody.describe('A missing or malformed uid, expires or signature'),
+          403: ZErrorBody.describe('The link is invalid, expired, outdated or no longer authorised'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const reportId = request.params.id;
+      const [report] = await db
+        .select({
+          organisationId: reports.organisationId,
+          pdfFileId: reports.pdfFileId,
+          finalPdfFileId: reports.finalPdfFileId,
+        })
+        .from(reports)
+        .where(eq(reports.id, reportId));
+      const fileId = report ? app.reportDownloads.verify(reportId, request.query, report) : null;
+      if (!report || !fileId) throw refused();
+      const principal = await linkPrincipal(db, request.query.uid, report.organisationId);
+      const visible = principal
+        ? await findVisibleReport(db, await loadScope(db, principal), reportId)
+        : null;
+      if (!principal || !visible || !mayReadReport(principal, visible.study)) throw refused();
+      const [file] = await db.select().from(storedFiles).where(eq(storedFiles.id, fileId));
+      if (!file) throw refused();
+      return sendAttachment(reply, {
+        mediaType: PDF_MEDIA_TYPE,
+        fileName: reportFileName(visible.study.patientName, 'pdf'),
+        sizeBytes: file.sizeBytes,
+        body: await blobs.open(file.storageKey),
+      });
+    },
+  );
+};

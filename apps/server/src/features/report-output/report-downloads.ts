@@ -1,0 +1,76 @@
+// Short-lived, signed download paths of stored report PDFs (the report's pdf_url). A path names the
+// report, the user it was made for and its expiry; the signature binds those to the stored file, so
+// a link stops working when it expires, when the report's PDF is replaced (an addendum), or when it
+// is altered in any way. The key is derived from the identity token secret (never used as is).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { resolveTokenSecret } from '../../auth/token-secret.ts';
+import type { TConfig } from '../../config.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Signs and checks report PDF download paths (features/report-output/report-downloads.ts). */
+    reportDownloads: ReportDownloads;
+  }
+}
+
+/** What a download path carries besides the report id (the query string). */
+export type TDownloadQuery = { uid: string; expires: number; signature: string };
+
+/** The PDF files a report's download path may serve (the current one and the final original). */
+export type TDownloadableFiles = { pdfFileId: string | null; finalPdfFileId: string | null };
+
+const KEY_LABEL = 'ris/report-pdf-download/v1';
+
+export class ReportDownloads {
+  readonly #key: Buffer;
+  readonly #ttlSeconds: number;
+  readonly #now: () => Date;
+
+  constructor(key: Buffer, ttlSeconds: number, now: () => Date = () => new Date()) {
+    this.#key = key;
+    this.#ttlSeconds = ttlSeconds;
+    this.#now = now;
+  }
+
+  #sign(reportId: string, fileId: string, userId: string, expires: number): string {
+    return createHmac('sha256', this.#key).update(`${reportId}|${fileId}|${userId}|${expires}`).digest('hex');
+  }
+
+  /** The download path of a stored report PDF for this user, valid for the configured TTL. */
+  pathFor(reportId: string, fileId: string, userId: string, expires?: number): string {
+    const until = expires ?? Math.floor(this.#now().getTime() / 1000) + this.#ttlSeconds;
+    const query = new URLSearchParams({
+      uid: userId,
+      expires: String(until),
+      signature: this.#sign(reportId, fileId, userId, until),
+    });
+    return `/api/v1/worklist/report/${reportId}/pdf?${query.toString()}`;
+  }
+
+  /** pdf_url of a report for a user: the current PDF's path, or null before a PDF is stored. */
+  linkFor(userId: string): (report: { id: string; pdfFileId: string | null }) => string | null {
+    return (report) => (report.pdfFileId ? this.pathFor(report.id, report.pdfFileId, userId) : null);
+  }
+
+  /**
+   * The file a signed path grants, or null: expired, or the signature matches none of the
+   * report's current files (forged, altered, or made for a PDF the report no longer has).
+   */
+  verify(reportId: string, query: TDownloadQuery, files: TDownloadableFiles): string | null {
+    if (query.expires < Math.floor(this.#now().getTime() / 1000)) return null;
+    const given = Buffer.from(query.signature, 'hex');
+    for (const fileId of [files.pdfFileId, files.finalPdfFileId]) {
+      if (!fileId) continue;
+      const expected = Buffer.from(this.#sign(reportId, fileId, query.uid, query.expires), 'hex');
+      if (given.length === expected.length && timingSafeEqual(given, expected)) return fileId;
+    }
+    return null;
+  }
+}
+
+/** The app's signer: its key is HMAC(identity token secret, label), so replicas sharing that secret agree. */
+export async function createReportDownloads(config: TConfig): Promise<ReportDownloads> {
+  const secret = await resolveTokenSecret(config.auth.tokenSecret, config.dataDir);
+  const key = createHmac('sha256', secret.secret).update(KEY_LABEL).digest();
+  return new ReportDownloads(key, config.reportDownloadUrlTtlSeconds);
+}

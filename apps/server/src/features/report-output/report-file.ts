@@ -1,0 +1,45 @@
+// Building a report's PDF or DOCX from the database, for routes (download, preview) and for delivery
+// jobs (e-mail and WhatsApp attachments). Implemented by the report-output feature.
+import { reportFileName } from '@ris/domain';
+import type { TDbOrTx } from '../../db/client.ts';
+import { renderReportDocx, renderReportPdf } from '../../documents/index.ts';
+import type { BlobStore } from '../../files/blob-store.ts';
+import { loadReportDocument } from './report-document-loader.ts';
+
+export type TReportFileRequest = {
+  /** The study (worklist item) whose report is rendered. */
+  studyId: string;
+  /** The caller's organisation: a study of another organisation is not found. */
+  organisationId: string;
+  format: 'pdf' | 'docx';
+  letterhead: boolean;
+  /** Signing radiologists in order; default: the report's signatures (or the assigned radiologist). */
+  signerIds?: readonly string[] | undefined;
+  /** Render this (sanitised on the way in) instead of the stored content: the editor preview. */
+  htmlOverride?: string | undefined;
+};
+
+export type TReportFile = { data: Buffer; fileName: string; mediaType: string };
+
+export const PDF_MEDIA_TYPE = 'application/pdf';
+export const DOCX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+/**
+ * The study's report rendered as PDF or DOCX, named "{patient name}_report.{ext}". Scoped by
+ * organisation only: callers acting for a user check the user's access to the report first.
+ * Errors: 404 (study or report), 400 (rad_user_ids), 409 (a stored image is missing).
+ */
+export async function buildReportFile(
+  db: TDbOrTx,
+  blobs: BlobStore,
+  request: TReportFileRequest,
+): Promise<TReportFile> {
+  const { format, ...documentRequest } = request;
+  const { input, patientName } = await loadReportDocument(db, blobs, documentRequest);
+  const data = format === 'pdf' ? await renderReportPdf(input) : await renderReportDocx(input);
+  return {
+    data,
+    fileName: reportFileName(patientName, format),
+    mediaType: format === 'pdf' ? PDF_MEDIA_TYPE : DOCX_MEDIA_TYPE,
+  };
+}
