@@ -21,6 +21,17 @@ import { worklistRoutes } from './features/worklist/worklist.routes.ts';
 import { reportRoutes } from './features/reports/report.routes.ts';
 import { worklistListRoutes } from './features/worklist/list/worklist-list.routes.ts';
 import { viewerRoutes } from './features/viewers/viewers.routes.ts';
+import { reportOutputRoutes } from './features/report-output/report-output.routes.ts';
+import { reportDownloadRoutes } from './features/report-output/report-download.routes.ts';
+import { createReportDownloads } from './features/report-output/report-downloads.ts';
+import { facilityRoutes } from './features/facilities/facilities.routes.ts';
+import { commRoutes } from './features/comm/comm.routes.ts';
+import { deliveryJobHandlers, messageIdDomainOf } from './features/comm/delivery-jobs.ts';
+import { registerJobRunner } from './jobs/register-job-runner.ts';
+import {
+  FINAL_REPORT_WEBHOOK_QUEUE,
+  finalReportWebhookHandler,
+} from './integrations/webhooks/final-report-webhook.ts';
 import type { BlobStore } from './files/blob-store.ts';
 import type { Mailer } from './integrations/mail/mailer.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
@@ -84,8 +95,22 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
     ...(deps.mailer ? { mailer: deps.mailer } : {}),
   });
   app.decorate('identity', identity);
+  // Signed pdf_url paths; the key derives from the token secret createIdentity has just resolved.
+  app.decorate('reportDownloads', await createReportDownloads(config));
   app.decorateRequest('principal', null);
   app.addHook('onClose', async () => identity.close());
+  // Durable jobs: report shares, support mail, the final-report webhook. Added after the identity's
+  // hook, so on close the worker stops (and its running jobs finish) before the mailer closes.
+  registerJobRunner(app, {
+    ...deliveryJobHandlers({
+      db: deps.database.db,
+      blobs: deps.blobs,
+      mailer: identity.mailer,
+      whatsapp: config.whatsapp,
+      messageIdDomain: messageIdDomainOf(config.mail.from),
+    }),
+    [FINAL_REPORT_WEBHOOK_QUEUE]: finalReportWebhookHandler(deps.database.db, config),
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -103,6 +128,8 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
     async (api) => {
       // Public: sign-in, sign-up, refresh, links, password policy (rate-limited per IP).
       await api.register(authRoutes(identity), { prefix: '/auth' });
+      // Public: a report PDF's signed, short-lived pdf_url (the signature is the authorisation).
+      await api.register(reportDownloadRoutes);
       // Everything else needs a signed-in user: the hook sets request.principal or answers 401.
       await api.register(async (secured) => {
         secured.addHook('onRequest', authenticate(identity.verifier));
@@ -121,6 +148,9 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
         await secured.register(worklistListRoutes);
         await secured.register(notificationRoutes);
         await secured.register(viewerRoutes);
+        await secured.register(reportOutputRoutes);
+        await secured.register(facilityRoutes);
+        await secured.register(commRoutes);
         if (beforeReadySecured) await beforeReadySecured(secured);
       });
       if (beforeReady) await beforeReady(api);

@@ -74,4 +74,37 @@ describe('loadConfig', () => {
       'smtps://u:p@mail.example.org:465',
     );
   });
+
+  it('reads delivery settings: WhatsApp needs both id and token, the webhook needs its secret', () => {
+    const plain = loadConfig({ MAIL_FROM: 'Reports <reports@example.org>' });
+    expect(plain.whatsapp).toBeNull();
+    expect(plain.finalReportWebhook).toBeNull();
+    expect(plain.supportEmail).toBe('reports@example.org');
+    expect(plain.jobs).toMatchObject({ enabled: true, pollIntervalMs: 1000 });
+    expect(() => loadConfig({ WHATSAPP_PHONE_NUMBER_ID: '1234567890' })).toThrow(/WHATSAPP_ACCESS_TOKEN/);
+    expect(() =>
+      loadConfig({ WHATSAPP_PHONE_NUMBER_ID: 'abc', WHATSAPP_ACCESS_TOKEN: 'x'.repeat(20) }),
+    ).toThrow(/WHATSAPP_PHONE_NUMBER_ID/);
+    const whatsapp = loadConfig({
+      WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+      WHATSAPP_ACCESS_TOKEN: 'token-token-token',
+      WHATSAPP_API_URL: 'http://127.0.0.1:9999/',
+    }).whatsapp;
+    expect(whatsapp).toEqual({
+      apiUrl: 'http://127.0.0.1:9999',
+      apiVersion: 'v21.0',
+      phoneNumberId: '1234567890',
+      accessToken: 'token-token-token',
+    });
+    expect(() => loadConfig({ FINAL_REPORT_WEBHOOK_URL: 'https://hooks.example.org/ris' })).toThrow(
+      /FINAL_REPORT_WEBHOOK_SECRET/,
+    );
+    expect(
+      loadConfig({
+        FINAL_REPORT_WEBHOOK_URL: 'https://hooks.example.org/ris',
+        FINAL_REPORT_WEBHOOK_SECRET: 'a-long-enough-secret',
+      }).finalReportWebhook,
+    ).toEqual({ url: 'https://hooks.example.org/ris', secret: 'a-long-enough-secret' });
+    expect(() => loadConfig({ SUPPORT_EMAIL: 'not-an-address' })).toThrow(/SUPPORT_EMAIL/);
+  });
 });

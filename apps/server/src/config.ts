@@ -93,6 +93,10 @@ export const ZConfigEnv = z.object({
   FINAL_REPORT_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   JOBS_ENABLED: booleanString.default(true),
   JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  JOBS_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  JOBS_RETRY_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(3_600_000),
+  JOBS_LEASE_SECONDS: z.coerce.number().int().min(5).max(86_400).default(900),
   REPORT_DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(3_600).default(300),
 });
 
@@ -136,7 +140,17 @@ export type TConfig = {
   /** Finalized reports are posted here, HMAC-SHA256 signed with the secret; null: no webhook. */
   finalReportWebhook: { url: string; secret: string } | null;
   /** Durable background jobs (apps/server/src/jobs): this replica runs workers when enabled. */
-  jobs: { enabled: boolean; pollIntervalMs: number };
+  jobs: {
+    enabled: boolean;
+    pollIntervalMs: number;
+    /** Jobs one replica runs at once (JOBS_CONCURRENCY). */
+    concurrency: number;
+    /** Retry back-off: base × 2^(attempt-1) with jitter, at most max (JOBS_RETRY_BASE_MS / _MAX_MS). */
+    retryBaseMs: number;
+    retryMaxMs: number;
+    /** A running job whose worker has been silent this long is taken back (JOBS_LEASE_SECONDS). */
+    leaseMs: number;
+  };
   /** Lifetime of a signed report download URL (pdf_url). */
   reportDownloadUrlTtlSeconds: number;
 };
@@ -249,7 +263,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       e.FINAL_REPORT_WEBHOOK_URL && e.FINAL_REPORT_WEBHOOK_SECRET
         ? { url: e.FINAL_REPORT_WEBHOOK_URL, secret: e.FINAL_REPORT_WEBHOOK_SECRET }
         : null,
-    jobs: { enabled: e.JOBS_ENABLED, pollIntervalMs: e.JOBS_POLL_INTERVAL_MS },
+    jobs: {
+      enabled: e.JOBS_ENABLED,
+      pollIntervalMs: e.JOBS_POLL_INTERVAL_MS,
+      concurrency: e.JOBS_CONCURRENCY,
+      retryBaseMs: e.JOBS_RETRY_BASE_MS,
+      retryMaxMs: Math.max(e.JOBS_RETRY_MAX_MS, e.JOBS_RETRY_BASE_MS),
+      leaseMs: e.JOBS_LEASE_SECONDS * 1000,
+    },
     reportDownloadUrlTtlSeconds: e.REPORT_DOWNLOAD_URL_TTL_SECONDS,
   };
 }

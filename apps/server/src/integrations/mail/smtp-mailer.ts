@@ -10,7 +10,14 @@ export class SmtpMailer implements Mailer {
   readonly #from: string;
 
   constructor(url: string, from: string) {
-    this.#transport = nodemailer.createTransport(url);
+    this.#transport = nodemailer.createTransport({
+      url,
+      // A server that accepts the connection and then hangs must not hold a job for minutes
+      // (the URL's own query parameters, e.g. ?socketTimeout=…, still win).
+      connectionTimeout: 30_000,
+      greetingTimeout: 30_000,
+      socketTimeout: 120_000,
+    });
     this.#from = from;
   }
 
@@ -21,6 +28,17 @@ export class SmtpMailer implements Mailer {
       subject: message.subject,
       text: message.text,
       ...(message.html === undefined ? {} : { html: message.html }),
+      ...(message.replyTo === undefined ? {} : { replyTo: message.replyTo }),
+      ...(message.messageId === undefined ? {} : { messageId: message.messageId }),
+      ...(message.attachments === undefined
+        ? {}
+        : {
+            attachments: message.attachments.map((attachment) => ({
+              filename: attachment.filename,
+              content: attachment.content,
+              contentType: attachment.contentType,
+            })),
+          }),
     });
     return { delivery: 'smtp', id: String(info.messageId) };
   }

@@ -20,6 +20,8 @@ export type TFormLimits = {
   maxFileBytes: number;
   /** All files of the form together (bytes): what one request may hold in memory. */
   maxTotalBytes: number;
+  /** The field that carries the files (default "files"; the bracketed "files[]" is accepted too). */
+  field?: string;
 };
 
 const MEGABYTE = 1024 * 1024;
@@ -57,24 +59,26 @@ export const MULTIPART_LIMITS = multipartLimits(ORDER_FORM_LIMITS);
 export type TUpload = { filename: string; data: Buffer };
 export type TForm = { fields: Record<string, string | string[]>; files: TUpload[] };
 
-const FILE_FIELDS = new Set([DOCUMENT_LIMITS.field, `${DOCUMENT_LIMITS.field}[]`]);
+const fileFieldOf = (limits: TFormLimits) => limits.field ?? DOCUMENT_LIMITS.field;
 
 const megabytes = (bytes: number) => `${Math.floor(bytes / MEGABYTE)} MB`;
 
-/** 413 naming `files`: one file is over the size limit. */
+/** 413 naming the files' field: one file is over the size limit. */
 export function fileTooLarge(limits: TFormLimits): AppError {
+  const field = fileFieldOf(limits);
   return new AppError(
     'PAYLOAD_TOO_LARGE',
-    `files: each ${limits.noun} must be at most ${megabytes(limits.maxFileBytes)}`,
-    { field: 'files' },
+    `${field}: each ${limits.noun} must be at most ${megabytes(limits.maxFileBytes)}`,
+    { field },
   );
 }
 
 function totalTooLarge(limits: TFormLimits): AppError {
+  const field = fileFieldOf(limits);
   return new AppError(
     'PAYLOAD_TOO_LARGE',
-    `files: the ${limits.noun}s of one upload must be at most ${megabytes(limits.maxTotalBytes)} together`,
-    { field: 'files' },
+    `${field}: the ${limits.noun}s of one upload must be at most ${megabytes(limits.maxTotalBytes)} together`,
+    { field },
   );
 }
 
@@ -86,8 +90,8 @@ function multipartFault(error: unknown, limits: TFormLimits): AppError | null {
     case 'FST_FILES_LIMIT':
       return new AppError(
         'PAYLOAD_TOO_LARGE',
-        `files: at most ${limits.maxFiles} ${limits.noun}s may be uploaded at once`,
-        { field: 'files' },
+        `${fileFieldOf(limits)}: at most ${limits.maxFiles} ${limits.noun}s may be uploaded at once`,
+        { field: fileFieldOf(limits) },
       );
     case 'FST_FIELDS_LIMIT':
     case 'FST_PARTS_LIMIT':
@@ -140,14 +144,20 @@ export async function readForm(request: FastifyRequest, limits: TFormLimits): Pr
   }
   const fields: Record<string, string | string[]> = {};
   const files: TUpload[] = [];
+  const fileField = fileFieldOf(limits);
+  const fileFields = new Set([fileField, `${fileField}[]`]);
   let totalBytes = 0;
   try {
     for await (const part of request.parts({ limits: multipartLimits(limits) })) {
       if (part.type === 'file') {
-        if (!FILE_FIELDS.has(part.fieldname)) {
-          throw new AppError('VALIDATION_FAILED', `${part.fieldname}: files are accepted only as "files"`, {
-            field: part.fieldname,
-          });
+        if (!fileFields.has(part.fieldname)) {
+          throw new AppError(
+            'VALIDATION_FAILED',
+            `${part.fieldname}: files are accepted only as "${fileField}"`,
+            {
+              field: part.fieldname,
+            },
+          );
         }
         const data = await readFile(part, limits, totalBytes);
         totalBytes += data.byteLength;
