@@ -10,10 +10,8 @@ import { HomePage } from './features/home/home-page.tsx';
 import { MacrosPage } from './features/macros/macros-page.tsx';
 import { NotFoundPage } from './features/not-found/not-found-page.tsx';
 import { OrdersPage } from './features/orders/orders-page.tsx';
-import { OrganisationPage } from './features/organisation/organisation-page.tsx';
 import { ProfilePage } from './features/profile/profile-page.tsx';
 import { ReportFinderPage } from './features/report-finder/report-finder-page.tsx';
-import { SupportPage } from './features/support/support-page.tsx';
 import { TemplatesPage } from './features/templates/templates-page.tsx';
 import { WorklistPage } from './features/worklist/worklist-page.tsx';
 import { PATHS, allowedRolesFor } from './paths.ts';
@@ -29,6 +27,13 @@ const TemplatePage = lazy(() =>
 );
 const MacroPage = lazy(() =>
   import('./features/macros/macro-page.tsx').then((m) => ({ default: m.MacroPage })),
+);
+// Administration and support screens are rarely opened: their code loads with them too.
+const OrganisationPage = lazy(() =>
+  import('./features/organisation/organisation-page.tsx').then((m) => ({ default: m.OrganisationPage })),
+);
+const SupportPage = lazy(() =>
+  import('./features/support/support-page.tsx').then((m) => ({ default: m.SupportPage })),
 );
 
 function Lazy({ children }: { children: ReactNode }) {
@@ -73,9 +78,19 @@ export const routes: RouteObject[] = [
                     </Lazy>,
                   ),
                   screen(PATHS.reportFinder, <ReportFinderPage />),
-                  screen(PATHS.organisation, <OrganisationPage />),
+                  screen(
+                    PATHS.organisation,
+                    <Lazy>
+                      <OrganisationPage />
+                    </Lazy>,
+                  ),
                   screen(PATHS.profile, <ProfilePage />),
-                  screen(PATHS.support, <SupportPage />),
+                  screen(
+                    PATHS.support,
+                    <Lazy>
+                      <SupportPage />
+                    </Lazy>,
+                  ),
                   screen(PATHS.templates, <TemplatesPage />),
                   screen(
                     PATHS.template,

@@ -1,4 +1,4 @@
-import { FALLBACK_ERROR_MESSAGES, type TReport } from '@ris/domain';
+import { FALLBACK_ERROR_MESSAGES, type TReport, type TWorklistItem } from '@ris/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FilePlus2, Lock } from 'lucide-react';
 import { useState } from 'react';
@@ -6,6 +6,8 @@ import { errorMessage } from '../../api/api-error.ts';
 import { RichTextEditor } from '../../components/rich-text/rich-text-editor.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { notify } from '../../stores/app-store.ts';
+import { DeliveryStatusList } from '../report-output/delivery-status.tsx';
+import { ReportOutputActions } from '../report-output/report-output-actions.tsx';
 import { ReportHtmlView } from './report-html-view.tsx';
 import { reportKeys, reportsApi } from './reports-api.ts';
 import { formatDate } from './study-header.tsx';
@@ -50,12 +52,17 @@ function AddAddendum({ report, userId, onDone }: { report: TReport; userId: stri
   );
 }
 
-/** A FINAL report: read-only, its addenda below it, and "Add addendum" for who may sign. */
+/**
+ * A FINAL report: read-only, its addenda below it, and "Add addendum" for who may sign; preview,
+ * download and share, and the state of its deliveries.
+ */
 export function FinalReport({
+  study,
   report,
   userId,
   canAddAddendum,
 }: {
+  study: TWorklistItem;
   report: TReport;
   userId: string;
   canAddAddendum: boolean;
@@ -64,6 +71,15 @@ export function FinalReport({
   const signedBy = report.authors.find((author) => author.signed)?.display_name ?? null;
   return (
     <section aria-label="Report" className="flex flex-col gap-3">
+      <div className="flex justify-end">
+        <ReportOutputActions
+          study={study}
+          report={report}
+          userId={userId}
+          final
+          getHtml={() => report.content}
+        />
+      </div>
       <div className="rounded-lg border border-line bg-surface">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-line px-5 py-2.5 text-[12px] text-fg-muted">
           <Lock aria-hidden="true" className="size-3.5" />
@@ -107,6 +123,7 @@ export function FinalReport({
           </div>
         )
       ) : null}
+      <DeliveryStatusList worklistId={study.id} />
     </section>
   );
 }

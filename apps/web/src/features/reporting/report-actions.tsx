@@ -9,6 +9,7 @@ import { cn } from '../../components/ui/cn.ts';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { inputClassName } from '../../components/ui/text-field.tsx';
 import { notify } from '../../stores/app-store.ts';
+import { ReportOutputActions } from '../report-output/report-output-actions.tsx';
 import { worklistKeys } from '../worklist/worklist-api.ts';
 import type { TCollabSession } from './collab/collab-session.ts';
 import type { TReportPermissions } from './report-permissions.ts';
@@ -98,6 +99,13 @@ export function ReportActions({ study, report, userId, permissions, session, edi
 
   return (
     <div className="flex flex-wrap items-center gap-2">
+      <ReportOutputActions
+        study={study}
+        report={report}
+        userId={userId}
+        final={false}
+        getHtml={() => editor?.getHTML() ?? report.content}
+      />
       {permissions.saveDraft ? (
         <Button variant="secondary" size="sm" disabled={busy} onClick={() => saveDraft.mutate()}>
           <Save aria-hidden="true" className="size-3.5" /> {saveDraft.isPending ? 'Saving…' : 'Save draft'}

@@ -86,7 +86,9 @@ export function ReportSection({ study }: { study: TWorklistItem }) {
     );
   }
   if (study.status === 'FINAL' || data.status === 'COMPLETED') {
-    return <FinalReport report={data} userId={userId} canAddAddendum={permissions.addAddendum} />;
+    return (
+      <FinalReport study={study} report={data} userId={userId} canAddAddendum={permissions.addAddendum} />
+    );
   }
   return (
     <ReportWorkspace
