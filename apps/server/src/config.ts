@@ -96,7 +96,8 @@ export const ZConfigEnv = z.object({
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   JOBS_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   JOBS_RETRY_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(3_600_000),
-  JOBS_LEASE_SECONDS: z.coerce.number().int().min(5).max(86_400).default(900),
+  // At least a minute: leases are renewed every third of it while a job runs (jobs/job-runner.ts).
+  JOBS_LEASE_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   REPORT_DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(3_600).default(300),
 });
 

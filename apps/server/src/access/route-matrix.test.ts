@@ -5,6 +5,8 @@
 // - a secured route addressing a record answers 404 to callers of every role from another
 //   organisation, and the record is unchanged afterwards.
 // A new route with path parameters must add a fixture below, or this test fails and says so.
+// Routes that address a record in their body or query (report output, sharing, deliveries) are
+// listed by hand in BODY_ADDRESSED with a request naming organisation A's study.
 import { ROLES, type TRole } from '@ris/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../db/schema/index.ts';
@@ -46,6 +48,11 @@ function fill(path: string, values: Record<string, string>): string {
 }
 
 async function snapshot(): Promise<string> {
+  const [outboundMessages, jobs, storedFiles] = await Promise.all([
+    server.db.select().from(t.outboundMessages),
+    server.db.select().from(t.jobs),
+    server.db.select().from(t.storedFiles),
+  ]);
   const [users, organisations, facilities, templates, macros] = await Promise.all([
     server.db.select().from(t.users),
     server.db.select().from(t.organisations),
@@ -71,8 +78,15 @@ async function snapshot(): Promise<string> {
     reportImages,
     patientDocuments,
     studies,
+    outboundMessages,
+    jobs,
+    storedFiles,
   });
 }
+
+type TBodyAddressed = { method: string; path: string; body?: unknown };
+/** Body- or query-addressed routes, each with a valid request naming organisation A's study. */
+let bodyAddressed: TBodyAddressed[] = [];
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -144,6 +158,37 @@ beforeAll(async () => {
     .values({ studyId: studyA.id, fileId: fileA?.id ?? '', filename: 'matrix.png' })
     .returning();
   const reportFixture = { id: reportA?.id ?? '', report_id: reportA?.id ?? '', image_id: imageA?.id ?? '' };
+  const byStudy = { worklist_id: studyA.id };
+  bodyAddressed = [
+    {
+      method: 'POST',
+      path: '/api/v1/worklist/report/preview/pdf',
+      body: { ...byStudy, html_content: '<p>x</p>' },
+    },
+    { method: 'POST', path: '/api/v1/worklist/report/preview/docx', body: byStudy },
+    { method: 'POST', path: '/api/v1/worklist/report/primary-rad/pdf', body: byStudy },
+    {
+      method: 'POST',
+      path: '/api/v1/worklist/report/by-rad/pdf',
+      body: { ...byStudy, rad_user_ids: [userA.id] },
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/worklist/report/by-rad/docx',
+      body: { ...byStudy, rad_user_ids: [userA.id] },
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/comm/email/send-report-pdf',
+      body: { ...byStudy, emails: ['matrix@clinic.test'], by_user_id: userA.id },
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/comm/whatsapp/send-report-pdf',
+      body: { ...byStudy, mobile_numbers: ['+919876543210'], by_user_id: userA.id },
+    },
+    { method: 'GET', path: `/api/v1/comm/messages?worklist_id=${studyA.id}` },
+  ];
   // Valid bodies for routes whose schema requires fields, so the 404 comes from the scope, not validation.
   bodies = {
     'PUT /api/v1/worklist/report/{id}': { content: '<p>Outsider</p>', version: 1, by_user_id: userA.id },
@@ -228,6 +273,26 @@ describe('route × role matrix', () => {
           ...(route.method === 'GET' ? {} : { body: bodies[`${route.method} ${route.path}`] ?? {} }),
         });
         expect(response.status, `${role} ${route.method} ${route.path}`).toBe(404);
+      }
+    }
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('answers 404 on body-addressed routes to every role of another organisation and changes nothing', async () => {
+    const known = new Set(routes.map((route) => `${route.method} ${route.path}`));
+    for (const route of bodyAddressed) {
+      expect(known, 'a BODY_ADDRESSED route is not in the OpenAPI document').toContain(
+        `${route.method} ${route.path.split('?')[0] ?? ''}`,
+      );
+    }
+    const before = await snapshot();
+    for (const route of bodyAddressed) {
+      for (const [role, token] of outsiderTokens) {
+        const response = await server.request(route.method, route.path, {
+          token,
+          ...(route.body === undefined ? {} : { body: route.body }),
+        });
+        expect(response.status, `${role} ${route.method} ${route.path}: ${response.text}`).toBe(404);
       }
     }
     expect(await snapshot()).toBe(before);

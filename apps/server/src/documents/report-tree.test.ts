@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inlineText, parseReportHtml, type TBlock } from './report-tree.ts';
+import { inlineText, MAX_TREE_DEPTH, parseReportHtml, type TBlock } from './report-tree.ts';
 import { splitByScript } from './scripts.ts';
 import { MAX_COLUMNS, tableGrid } from './table-grid.ts';
 
@@ -187,5 +187,32 @@ describe('tableGrid', () => {
       0.25, 0.75,
     ]);
     expect(tableGrid([[cell('a', { colwidth: [100] }), cell('b')]]).widths).toBeNull();
+  });
+});
+
+describe('parseReportHtml on deep nesting', () => {
+  it('flattens elements past MAX_TREE_DEPTH: no stack overflow, text and following content kept', () => {
+    const html = `${'<blockquote>'.repeat(20_000)}<p>deep</p>${'</blockquote>'.repeat(20_000)}<p>after</p>`;
+    const blocks = parseReportHtml(html);
+    let depth = 0;
+    let block = blocks[0];
+    while (block?.kind === 'blockquote') {
+      depth += 1;
+      block = block.blocks[0];
+    }
+    expect(depth).toBeLessThanOrEqual(MAX_TREE_DEPTH);
+    expect(texts(blocks)).toEqual(['deep', 'after']);
+    expect(blocks).toHaveLength(2);
+    const strong = parseReportHtml(`<p>${'<strong>'.repeat(5000)}x${'</strong>'.repeat(5000)} y</p>`);
+    expect(strong).toEqual([
+      {
+        kind: 'paragraph',
+        align: null,
+        inlines: [
+          { kind: 'text', text: 'x', marks: { ...plain, bold: true } },
+          { kind: 'text', text: ' y', marks: plain },
+        ],
+      },
+    ]);
   });
 });

@@ -74,19 +74,40 @@ const NO_MARKS: TMarks = { bold: false, italic: false, underline: false, strike:
 const MAX_SPAN = 1000;
 const MAX_PIXELS = 100_000;
 
-/** Parses sanitised report HTML into blocks. Never throws on malformed markup. */
+/**
+ * Elements nested deeper than this are flattened: their text joins the deepest element kept, their
+ * own tags are ignored. Every walk of the tree (here and in both renderers) is recursive, and
+ * thousands of nested tags (85 KB of <strong>) overflowed the stack; the sanitiser keeps 40 levels.
+ */
+export const MAX_TREE_DEPTH = 48;
+
+/** Parses sanitised report HTML into blocks. Never throws on malformed or deeply nested markup. */
 export function parseReportHtml(html: string): TBlock[] {
   const root: TElement = { name: '#root', attribs: {}, children: [] };
   const stack: TElement[] = [root];
+  /** Names of the open elements past MAX_TREE_DEPTH, which are not in the tree. */
+  const flattened: string[] = [];
   const parser = new Parser(
     {
       onopentag(name, attribs) {
+        if (stack.length > MAX_TREE_DEPTH) {
+          if (!VOID.has(name)) flattened.push(name);
+          return;
+        }
         const element: TElement = { name, attribs, children: [] };
         stack.at(-1)?.children.push(element);
         if (!VOID.has(name)) stack.push(element);
       },
       onclosetag(name) {
         if (VOID.has(name)) return;
+        if (flattened.length > 0) {
+          // htmlparser2 closes in order (implied closes included), so this is the innermost one.
+          const index = flattened.lastIndexOf(name);
+          if (index >= 0) {
+            flattened.length = index;
+            return;
+          }
+        }
         // htmlparser2 closes implied elements itself; pop back to the matching element.
         for (let i = stack.length - 1; i > 0; i--) {
           if (stack[i]?.name === name) {

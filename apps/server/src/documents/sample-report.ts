@@ -2,6 +2,7 @@
 // headings, lists, a table, two key images, a signature and an addendum. Images are solid colour
 // blocks (PNG by pngjs, JPEG by jpeg-js; both development dependencies, as are tests and benches), so
 // pixel checks on rendered pages are easy.
+import { deflateSync } from 'node:zlib';
 import { DEFAULT_REPORT_STYLE, type TReportStyle } from '@ris/domain';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
@@ -53,6 +54,46 @@ export function photoJpeg(width: number, height: number, seed = 1): TDocumentIma
     }
   }
   return { data: Buffer.from(jpeg.encode({ data, width, height }, 85).data), mediaType: 'image/jpeg' };
+}
+
+function crc32(data: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of data) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/**
+ * A decompression bomb: a valid, fully decodable white PNG of width × height pixels (8-bit grey with
+ * a transparent colour, so a PDF renderer would decode it to flatten it) that is tiny as a file:
+ * 6000 × 6000 is ~35 KB, 36 million pixels.
+ */
+export function hugePng(width: number, height: number): TDocumentImage {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 0, 0, 0, 0], 8); // bit depth 8, grey, deflate, filter 0, not interlaced
+  const rows = Buffer.alloc(height * (width + 1), 255);
+  for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0; // filter type None
+  const data = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('tRNS', Buffer.from([0, 0])),
+    pngChunk('IDAT', deflateSync(rows, { level: 9 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+  return { data, mediaType: 'image/png' };
 }
 
 /** A letterhead as designers export it: 300 dpi, A4 wide, PNG with an alpha channel. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reportHtmlToText, sanitizeReportHtml } from './sanitize-report-html.ts';
+import { MAX_REPORT_HTML_NESTING, reportHtmlToText, sanitizeReportHtml } from './sanitize-report-html.ts';
 
 const REPORT = '11111111-1111-4111-8111-111111111111';
 const OTHER_REPORT = '33333333-3333-4333-8333-333333333333';
@@ -61,6 +61,22 @@ describe('sanitizeReportHtml', () => {
     const out = sanitizeReportHtml(dirty, { reportId: REPORT });
     expect(out).toBe(clean);
     expect(out).not.toMatch(/<script|on\w+=|javascript:/i);
+  });
+
+  it('keeps at most 40 levels of nesting: deeper tags are dropped, their text kept', () => {
+    const deep = `${'<blockquote>'.repeat(20_000)}<p>deep <strong>text</strong></p>${'</blockquote>'.repeat(20_000)}<p>after</p>`;
+    const out = sanitizeReportHtml(deep);
+    expect(out.match(/<blockquote>/g)).toHaveLength(MAX_REPORT_HTML_NESTING);
+    expect(out).toMatch(/deep text<\/blockquote>/);
+    expect(out.endsWith('<p>after</p>')).toBe(true);
+    expect(sanitizeReportHtml(out)).toBe(out);
+    const strong = sanitizeReportHtml(`<p>${'<strong>'.repeat(5000)}x${'</strong>'.repeat(5000)}</p>`);
+    expect(strong).toBe(`<p>${'<strong>'.repeat(39)}x${'</strong>'.repeat(39)}</p>`);
+  });
+
+  it('strips control characters, as text or as entities, but keeps tabs and line breaks', () => {
+    const out = sanitizeReportHtml('<p>a&#1;b\u0002c&#x1F;d&#xFFFF;e\tf\ng</p><p>h&#0;</p><img alt="x&#7;">');
+    expect(out).toBe('<p>abcde\tf\ng</p><p>h\ufffd</p>');
   });
 
   it('is idempotent', () => {

@@ -15,6 +15,19 @@ export const MAX_REPORT_HTML_LENGTH = 1_000_000;
 
 const ALIGN = [new RegExp(`^(${TEXT_ALIGNMENTS.join('|')})$`)];
 
+/**
+ * Deepest nesting of elements kept. Past it tags are dropped and their text kept: the editor never
+ * nests this deep, and thousands of nested tags overflowed the stack of every tree walk.
+ */
+export const MAX_REPORT_HTML_NESTING = 40;
+
+/**
+ * Control characters but tab and line breaks (C0, DEL and C1, as text or as entities such as &#1;),
+ * lone surrogates and the non-characters U+FFFE/U+FFFF: invisible in a browser, but they make a DOCX
+ * (XML) unreadable.
+ */
+const CONTROL_CHARACTERS = /(?![\t\n\r])[\p{Cc}\p{Cs}\ufffe\uffff]/gu;
+
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
     'p',
@@ -59,6 +72,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemesByTag: {},
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
+  nestingLimit: MAX_REPORT_HTML_NESTING,
   nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'iframe', 'object'],
   transformTags: {
     b: 'strong',
@@ -87,11 +101,14 @@ export type TSanitizeReportHtmlOptions = {
 /** Sanitises report HTML for storage and display. Idempotent. */
 export function sanitizeReportHtml(html: string, options: TSanitizeReportHtmlOptions = {}): string {
   const reportId = options.reportId?.toLowerCase();
-  return sanitizeHtml(html, {
+  const clean = sanitizeHtml(html, {
     ...OPTIONS,
     exclusiveFilter: (frame) =>
       frame.tag === 'img' && (reportId === undefined || reportIdOfImageSrc(frame.attribs.src) !== reportId),
   });
+  // Entities are decoded while parsing and only & < > " re-escaped, so a control character given as
+  // an entity is a raw character here.
+  return clean.replace(CONTROL_CHARACTERS, '');
 }
 
 /** Plain text of report HTML (for the report finder's search vector and previews). */

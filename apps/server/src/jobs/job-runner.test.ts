@@ -119,7 +119,14 @@ describe('JobRunner', () => {
       attempts: 3,
       lastError: 'still broken at attempt 3',
     });
-    expect(outcomes.at(-1)).toEqual({ kind: 'failed', error: 'still broken at attempt 3', willRetry: false });
+    expect(outcomes.at(-1)).toMatchObject({
+      kind: 'failed',
+      error: 'still broken at attempt 3',
+      willRetry: false,
+    });
+    // Handlers get the thrown error itself (to decide what a user may read of it).
+    const last = outcomes.at(-1);
+    expect(last?.kind === 'failed' ? last.cause : null).toBeInstanceOf(Error);
     expect(outcomes).toHaveLength(3);
   });
 
@@ -227,6 +234,44 @@ describe('JobRunner', () => {
     await untilFinished(marker);
     expect(ran).toEqual([marker]);
     expect(await jobRow(held.id)).toMatchObject({ status: 'running', lockedBy: 'alive:1' });
+  });
+
+  it('renews the lease of a job running longer than the lease, so no worker takes it back', async () => {
+    const LEASE_MS = 1_500;
+    let release: () => void = () => undefined;
+    const started: string[] = [];
+    const runner = await startRunner(
+      {
+        long: {
+          async run({ job }) {
+            started.push(job.id);
+            await new Promise<void>((resolve) => {
+              release = resolve;
+            });
+            return undefined;
+          },
+        },
+      },
+      { leaseMs: LEASE_MS },
+    );
+    const id = await enqueue('long');
+    await expect.poll(() => started.length).toBe(1);
+    const claimedAt = (await jobRow(id)).lockedAt;
+    if (!claimedAt) throw new Error('the running job has no locked_at');
+    // The job has now run longer than its lease, and its locked_at moved with it.
+    await expect
+      .poll(async () => ((await jobRow(id)).lockedAt?.getTime() ?? 0) - claimedAt.getTime(), {
+        timeout: 15_000,
+        interval: 50,
+      })
+      .toBeGreaterThan(LEASE_MS);
+    // Another worker starting now looks for abandoned jobs first (start awaits it): not this one.
+    await startRunner({ other: { run: async () => undefined } }, { leaseMs: LEASE_MS });
+    expect(await jobRow(id)).toMatchObject({ status: 'running', lockedBy: runner.workerId, attempts: 1 });
+    release();
+    await untilFinished(id);
+    expect(await jobRow(id)).toMatchObject({ status: 'succeeded', attempts: 1, lockedAt: null });
+    expect(started).toEqual([id]);
   });
 
   it('wakes on NOTIFY at commit, without waiting for the poll', async () => {

@@ -211,6 +211,7 @@ export class JobRunner {
       progress: row.result ?? {},
     };
     let outcome: TJobOutcome;
+    const stopRenewing = this.#renewLease(job.id);
     try {
       if (!handler) throw new PermanentJobError(`no handler for queue ${row.queue}`);
       const result = await handler.run({
@@ -231,9 +232,12 @@ export class JobRunner {
         kind: 'failed',
         error: errorText(error),
         willRetry: !permanent && job.attempt < job.maxAttempts,
+        cause: error,
       };
       const log = outcome.willRetry ? this.#log.warn.bind(this.#log) : this.#log.error.bind(this.#log);
       log({ err: error, job_id: job.id, queue: job.queue, attempt: job.attempt }, `job attempt failed`);
+    } finally {
+      await stopRenewing();
     }
     try {
       await this.#settle(job, outcome);
@@ -241,6 +245,30 @@ export class JobRunner {
       // The job stays running under this worker; the lease gives it back later.
       this.#log.error({ err: error, job_id: job.id }, 'recording a job outcome failed');
     }
+  }
+
+  /**
+   * Keeps this worker's lease on a running job: locked_at = now() every lease/3 while the handler
+   * runs, so a handler slower than the lease (an SMTP timeout) is not taken back and run twice.
+   * Returns the stop function, which also waits for a renewal in flight.
+   */
+  #renewLease(jobId: string): () => Promise<void> {
+    let inFlight: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(
+      () => {
+        inFlight = this.#database.db
+          .execute(sql`update jobs set locked_at = now() where ${heldBy(jobId, this.workerId)}`)
+          .catch((error: unknown) => {
+            this.#log.warn({ err: error, job_id: jobId }, 'renewing a job lease failed');
+          });
+      },
+      Math.max(1, Math.floor(this.#options.leaseMs / 3)),
+    );
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      await inFlight;
+    };
   }
 
   async #settle(job: TJob, outcome: TJobOutcome): Promise<void> {

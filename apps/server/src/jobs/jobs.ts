@@ -75,8 +75,12 @@ export type TJobContext = {
 
 export type TJobOutcome =
   | { kind: 'succeeded'; result: TJobPayload }
-  /** willRetry false: this was the last attempt, or the error was permanent. */
-  | { kind: 'failed'; error: string; willRetry: boolean };
+  /**
+   * willRetry false: this was the last attempt, or the error was permanent. `error` is the raw text
+   * (jobs.last_error, logs: may name internals); `cause` the thrown value, absent when the job's
+   * lease expired.
+   */
+  | { kind: 'failed'; error: string; willRetry: boolean; cause?: unknown };
 
 /**
  * The work of one queue. `run` does the outside work (outside any transaction); `settle` records its
@@ -102,7 +106,7 @@ export function retryDelayMs(
   return Math.round(exponential / 2 + random() * (exponential / 2));
 }
 
-/** A message fit for last_error and the sender's status: the error's message, bounded. */
+/** A message fit for jobs.last_error and logs (not for users: it may name internals), bounded. */
 export function errorText(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return (text || 'unknown error').slice(0, 2_000);

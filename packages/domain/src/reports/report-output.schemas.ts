@@ -1,11 +1,12 @@
 // Report output (PDF / DOCX with or without letterhead): request bodies and the report style.
 import { z } from 'zod';
 import { ZUuid } from '../common/uuid.ts';
+import { MAX_REPORT_CONTENT_LENGTH } from './report.schemas.ts';
 
 /** The most radiologists a by-radiologist document may be signed by. */
 export const MAX_SIGNING_RADIOLOGISTS = 10;
-/** Report HTML sent for a preview is limited like a report save (characters). */
-export const MAX_PREVIEW_HTML_LENGTH = 2_000_000;
+/** Report HTML sent for a preview is limited exactly like a report save (characters). */
+export const MAX_PREVIEW_HTML_LENGTH = MAX_REPORT_CONTENT_LENGTH;
 
 /** `true`/`false` as JSON booleans or as the strings a multipart or query form sends. */
 export const ZFormBoolean = z.union([

@@ -75,12 +75,23 @@ const QUOTE_INDENT = 360;
 const QUOTE_BORDER = { style: BorderStyle.SINGLE, size: 18, color: 'BDBDBD', space: 8 } as const;
 const MAX_LEVEL = 8;
 
+/**
+ * Characters that would make the XML malformed or that Word refuses: control characters but tab and
+ * line breaks (C0, DEL and C1), lone surrogates, and the non-characters U+FFFE/U+FFFF.
+ */
+const NOT_XML = /(?![\t\n\r])[\p{Cc}\p{Cs}\ufffe\uffff]/gu;
+
+/** The text without characters that would make the DOCX XML malformed (Word refuses to open it). */
+export function xmlSafeText(text: string): string {
+  return text.replace(NOT_XML, '');
+}
+
 /** Runs of a text, one per script, each in its script's Noto family. */
 export function docxRuns(
   text: string,
   marks?: Partial<TMarks> & { size?: number; color?: string },
 ): TextRun[] {
-  return splitByScript(text).map((run) => {
+  return splitByScript(xmlSafeText(text)).map((run) => {
     const font = docxFontFamily(run.script);
     return new TextRun({
       text: run.text,
@@ -162,7 +173,9 @@ function quoteOptions(context: TDocxContext): {
   border?: { left: typeof QUOTE_BORDER };
 } {
   if (context.quoteDepth === 0) return {};
-  return { indent: { left: QUOTE_INDENT * context.quoteDepth }, border: { left: QUOTE_BORDER } };
+  // Quotes nested past the list levels indent no further: the text keeps room on the page.
+  const depth = Math.min(context.quoteDepth, MAX_LEVEL);
+  return { indent: { left: QUOTE_INDENT * depth }, border: { left: QUOTE_BORDER } };
 }
 
 function docxList(context: TDocxContext, list: TList): TDocxElement[] {

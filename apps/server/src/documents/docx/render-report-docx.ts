@@ -41,6 +41,7 @@ import {
   TWIP,
   type TDocxContext,
   type TDocxElement,
+  xmlSafeText,
 } from './docx-body.ts';
 import { DocxMedia, packDocx } from './pack-docx.ts';
 import { docxAddenda, docxPatientBlock, docxSignatures, docxTitle } from './docx-sections.ts';
@@ -73,9 +74,9 @@ export async function renderReportDocx(input: TReportDocumentInput): Promise<Buf
   if (!(children.at(-1) instanceof Paragraph)) children.push(new Paragraph({}));
 
   const document = new Document({
-    title: input.meta.title,
-    creator: input.meta.author,
-    lastModifiedBy: input.meta.author,
+    title: xmlSafeText(input.meta.title),
+    creator: xmlSafeText(input.meta.author),
+    lastModifiedBy: xmlSafeText(input.meta.author),
     styles: documentStyles(style),
     numbering: { config: context.numbering },
     sections: [

@@ -29,6 +29,8 @@ export type TPdfContext = {
 const LIST_INDENT = 14;
 const CELL_PADDING = 4;
 const QUOTE_INDENT = 10;
+/** Lists and quotes nested so deep that less than this width (points) is left indent no further. */
+const MIN_NESTED_WIDTH = 120;
 const BORDER_COLOR = '#9e9e9e';
 const HEADER_FILL = '#eeeeee';
 const ORDERED_TYPES: Record<
@@ -42,9 +44,52 @@ const ORDERED_TYPES: Record<
   I: 'upper-roman',
 };
 
+/** The longest stretch of text set without a break opportunity (characters). */
+const MAX_UNBROKEN = 40;
+/** Break opportunities (a no-break space is none, so it counts as part of a stretch). */
+const BREAKS = new Set([' ', '\t', '\n', '\r', '\u200b']);
+/** Never split before a combining mark or joiner, nor after a zero-width joiner. */
+const JOINED = /^[\p{M}\u200c\u200d]$/u;
+
+/** Where a paragraph's text stands: characters since its last break opportunity. */
+export type TBreakState = { unbroken: number; previous: string };
+
+/**
+ * The text with a zero-width space (U+200B: invisible, a break opportunity) after every
+ * MAX_UNBROKEN characters of a stretch that has none, counted across the runs of a paragraph (pass
+ * the same state). pdfmake's line breaking is super-linear in the length of an unbreakable word
+ * (10,000 letters took 13 s of the main thread); a long word now wraps at the margin instead of
+ * overflowing it, and its letters are all kept in order.
+ */
+export function breakLongWords(text: string, state: TBreakState = { unbroken: 0, previous: '' }): string {
+  let out = '';
+  let from = 0;
+  let index = 0;
+  for (const char of text) {
+    if (BREAKS.has(char)) {
+      state.unbroken = 0;
+    } else {
+      if (state.unbroken >= MAX_UNBROKEN && !JOINED.test(char) && state.previous !== '\u200d') {
+        out += `${text.slice(from, index)}\u200b`;
+        from = index;
+        state.unbroken = 0;
+      }
+      state.unbroken += 1;
+    }
+    state.previous = char;
+    index += char.length;
+  }
+  return out === '' ? text : out + text.slice(from);
+}
+
 /** Text runs of plain or marked text, one per script run, each with its font. */
-export function pdfRuns(context: TPdfContext, text: string, marks?: Partial<TMarks>): TPdfTextRun[] {
-  return splitByScript(text).map((run) => {
+export function pdfRuns(
+  context: TPdfContext,
+  text: string,
+  marks?: Partial<TMarks>,
+  breakState?: TBreakState,
+): TPdfTextRun[] {
+  return splitByScript(breakLongWords(text, breakState)).map((run) => {
     context.scripts.add(run.script);
     const decoration: TPdfDecoration[] = [];
     if (marks?.underline) decoration.push('underline');
@@ -61,12 +106,32 @@ export function pdfRuns(context: TPdfContext, text: string, marks?: Partial<TMar
 
 function inlineRuns(context: TPdfContext, inlines: readonly TInline[]): TPdfTextRun[] {
   const runs: TPdfTextRun[] = [];
+  // A word may run across runs of different marks: its length is counted across them.
+  const breakState: TBreakState = { unbroken: 0, previous: '' };
   for (const inline of inlines) {
-    if (inline.kind === 'break') runs.push({ text: '\n' });
-    else runs.push(...pdfRuns(context, inline.text, inline.marks));
+    if (inline.kind === 'break') {
+      runs.push({ text: '\n' });
+      breakState.unbroken = 0;
+    } else runs.push(...pdfRuns(context, inline.text, inline.marks, breakState));
   }
   // An empty paragraph keeps its line (the editor shows an empty line there).
   return runs.length > 0 ? runs : [{ text: '\u00a0' }];
+}
+
+/**
+ * pdfmake lays a text node out in time quadratic in its number of runs (it copies the runs still to
+ * place for every run it places): 20,000 runs (marks alternating word by word) took 29 s. A
+ * paragraph of more runs than this is set as consecutive text nodes, each starting a new line.
+ */
+const MAX_RUNS_PER_TEXT = 300;
+
+function textNode(runs: TPdfTextRun[]): { text: TPdfTextRun[] } | { stack: TPdfContent[] } {
+  if (runs.length <= MAX_RUNS_PER_TEXT) return { text: runs };
+  const stack: TPdfContent[] = [];
+  for (let i = 0; i < runs.length; i += MAX_RUNS_PER_TEXT) {
+    stack.push({ text: runs.slice(i, i + MAX_RUNS_PER_TEXT) });
+  }
+  return { stack };
 }
 
 /** Content of a list of blocks. */
@@ -84,14 +149,14 @@ function pdfBlock(context: TPdfContext, block: TBlock): TPdfContent | null {
   switch (block.kind) {
     case 'paragraph':
       return {
-        text: inlineRuns(context, block.inlines),
+        ...textNode(inlineRuns(context, block.inlines)),
         ...(block.align ? { alignment: block.align satisfies TPdfAlignment } : {}),
         margin: [0, 0, 0, spacing],
       };
     case 'heading': {
       const size = context.headingSizes[block.level - 1] ?? context.fontSize;
       return {
-        text: inlineRuns(context, block.inlines),
+        ...textNode(inlineRuns(context, block.inlines)),
         fontSize: size,
         bold: true,
         headlineLevel: block.level,
@@ -134,13 +199,16 @@ function stackOf(content: TPdfContent[]): TPdfContent {
 }
 
 function pdfList(context: TPdfContext, list: Extract<TBlock, { kind: 'list' }>): TPdfContent {
-  const inner = nested(context, context.width - LIST_INDENT);
+  const tooDeep = context.width - LIST_INDENT < MIN_NESTED_WIDTH;
+  const inner = tooDeep ? context : nested(context, context.width - LIST_INDENT);
   const items = list.items.map((blocks) => {
     const content = pdfBlocks(inner, blocks);
     // Paragraphs inside items are spaced less than body paragraphs.
     return stackOf(content.map((node) => withTighterMargin(node, context.fontSize * 0.2)));
   });
   const margin: [number, number, number, number] = [0, 0, 0, context.fontSize * 0.5];
+  // Nested too deep to indent further (hostile or broken HTML): the items, unmarked, keep the width.
+  if (tooDeep) return { stack: items.length > 0 ? items : [''], margin };
   if (list.ordered) return { ol: items, start: list.start, type: ORDERED_TYPES[list.type], margin };
   return { ul: items, margin };
 }
@@ -153,6 +221,8 @@ function withTighterMargin(node: TPdfContent, bottom: number): TPdfContent {
 }
 
 function pdfQuote(context: TPdfContext, blocks: readonly TBlock[]): TPdfContent {
+  // Nested too deep to indent further: the quote's content keeps the width (no text squeezed away).
+  if (context.width - QUOTE_INDENT - 3 < MIN_NESTED_WIDTH) return stackOf(pdfBlocks(context, blocks));
   const inner = nested(context, context.width - QUOTE_INDENT - 3);
   return {
     table: { widths: ['*'], body: [[stackOf(pdfBlocks(inner, blocks))]] },

@@ -6,6 +6,7 @@
 // content, so a facility's letterhead and a radiologist's signature are prepared once per process.
 import { createHash } from 'node:crypto';
 import { PNG } from 'pngjs';
+import { imagePixelSize } from '../image-size.ts';
 import type { TDocumentImage } from '../report-document.ts';
 
 const CACHE_BYTES = 48 * 1024 * 1024;
@@ -44,8 +45,12 @@ function flatten(data: Buffer): Buffer {
   return PNG.sync.write(out, { colorType: 2, inputColorType: 6, inputHasAlpha: true, filterType: 1 });
 }
 
-/** The image as pdfkit embeds it fastest; null for a PNG that cannot be decoded (left out). */
+/**
+ * The image as pdfkit embeds it fastest; null for an image that cannot be read, is over the pixel
+ * limit (never decoded) or is a PNG that cannot be decoded: it is left out.
+ */
 export function printableImage(image: TDocumentImage): TDocumentImage | null {
+  if (!imagePixelSize(image)) return null;
   if (image.mediaType !== 'image/png' || !needsFlattening(image.data)) return image;
   const key = createHash('sha256').update(image.data).digest('hex');
   const hit = cache.get(key);

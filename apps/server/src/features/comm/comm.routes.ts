@@ -1,144 +1,27 @@
-import {
-  MAX_REPORT_RECIPIENTS,
-  ZDeliveryList,
-  ZDeliveryListQuery,
-  ZErrorBody,
-  ZOutboxPage,
-  ZOutboxQuery,
-  ZSendReportEmailBody,
-  ZSendReportResponse,
-  ZSendReportWhatsappBody,
-  type TDeliveryChannel,
-  type TDeliveryMessage,
-} from '@ris/domain';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ZDeliveryList, ZDeliveryListQuery, ZOutboxPage, ZOutboxQuery } from '@ris/domain';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { findVisibleStudyReport } from '../reports/report.queries.ts';
 import { authorizeOutbox, deliveriesSenderFilter, mayReadStudyReport } from './comm.policy.ts';
-import { listOutbox, listStudyDeliveries, loadDeliveries } from './deliveries.ts';
-import { shareReport } from './share-report.ts';
+import { listOutbox, listStudyDeliveries } from './deliveries.ts';
+import { shareRoutes } from './share.routes.ts';
 import { supportRoutes } from './support.routes.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['communication'];
 
-const ZIdempotencyHeaders = z.looseObject({
-  'idempotency-key': z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe(
-      'The same key (from the same user, for the same study, channel and recipient) yields the same message',
-    ),
-});
-
-const ZShareResponses = {
-  ...ZErrorResponses,
-  409: ZErrorBody.describe('Only a final report can be shared'),
-};
-
-const SHARE_NOTE = `Who may read the report may share it: administrators; facility administrators, radiologists and transcriptionists of the study's facility; the referring physician of the study. Only a FINAL report (409 otherwise). by_user_id must be the caller (403). At most ${MAX_REPORT_RECIPIENTS} recipients; duplicates are sent once. One message per recipient, delivered by a durable job with retries when the provider is configured; otherwise the message stays in the outbox (state "outbox"). The PDF is rendered at delivery.`;
-
-/** The provider of a channel is configured in this deployment (else messages stay in the outbox). */
-function providerConfigured(app: FastifyInstance, channel: TDeliveryChannel): boolean {
-  return channel === 'email' ? app.identity.mailer.kind === 'smtp' : app.deps.config.whatsapp !== null;
-}
-
-/** The sender's view of these messages, in the order of `ids`. */
-async function presentInOrder(app: FastifyInstance, ids: string[]): Promise<TDeliveryMessage[]> {
-  const messages = await loadDeliveries(app.deps.database.db, ids);
-  return ids.flatMap((id) => messages.find((message) => message.id === id) ?? []);
-}
-
 /**
  * /comm (spec §7 "Communication"): share a final report's PDF by e-mail or WhatsApp, the delivery
  * states of a study's shares, the admins' outbox, and the support form (support.routes.ts).
+ * Sharing (share.routes.ts) and support are rate-limited per user, each in its own scope.
  */
 export const commRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps.database;
   const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
-
-  async function share(
-    request: FastifyRequest,
-    input: {
-      channel: TDeliveryChannel;
-      studyId: string;
-      recipients: string[];
-      withLetterhead: boolean;
-      byUserId: string;
-    },
-  ) {
-    const scope = await scopeOf(request);
-    const header = request.headers['idempotency-key'];
-    const ids = await db.transaction((tx) =>
-      shareReport(tx, {
-        scope,
-        ...input,
-        idempotencyKey: typeof header === 'string' && header.trim() ? header.trim() : undefined,
-        providerConfigured: providerConfigured(app, input.channel),
-      }),
-    );
-    return { messages: await presentInOrder(app, ids) };
-  }
-
-  app.post(
-    '/comm/email/send-report-pdf',
-    {
-      schema: {
-        tags,
-        security,
-        summary: "E-mail a final report's PDF to one or more addresses (202: queued)",
-        description: SHARE_NOTE,
-        headers: ZIdempotencyHeaders,
-        body: ZSendReportEmailBody,
-        response: { 202: ZSendReportResponse, ...ZShareResponses },
-      },
-    },
-    async (request, reply) => {
-      const { body } = request;
-      const result = await share(request, {
-        channel: 'email',
-        studyId: body.worklist_id,
-        recipients: body.emails,
-        withLetterhead: body.with_letterhead,
-        byUserId: body.by_user_id,
-      });
-      return reply.status(202).send(result);
-    },
-  );
-
-  app.post(
-    '/comm/whatsapp/send-report-pdf',
-    {
-      schema: {
-        tags,
-        security,
-        summary: "Send a final report's PDF by WhatsApp to one or more E.164 numbers (202: queued)",
-        description: `${SHARE_NOTE} Numbers are E.164 ("+" and 8 to 15 digits).`,
-        headers: ZIdempotencyHeaders,
-        body: ZSendReportWhatsappBody,
-        response: { 202: ZSendReportResponse, ...ZShareResponses },
-      },
-    },
-    async (request, reply) => {
-      const { body } = request;
-      const result = await share(request, {
-        channel: 'whatsapp',
-        studyId: body.worklist_id,
-        recipients: body.mobile_numbers,
-        withLetterhead: body.with_letterhead,
-        byUserId: body.by_user_id,
-      });
-      return reply.status(202).send(result);
-    },
-  );
 
   app.get(
     '/comm/messages',
@@ -176,7 +59,7 @@ export const commRoutes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary: 'Every outbound message of the organisation with its text (administrators)',
         description:
-          'Report shares, support mail and account mail, newest first. Without SMTP_URL / WHATSAPP_* configured, this is where messages wait (state "outbox").',
+          'Report shares and support mail, newest first (account mail, which carries sign-in links, is never listed). Without SMTP_URL / WHATSAPP_* configured, this is where messages wait (state "outbox").',
         querystring: ZOutboxQuery,
         response: { 200: ZOutboxPage, ...ZErrorResponses },
       },
@@ -190,5 +73,6 @@ export const commRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  await app.register(shareRoutes);
   await app.register(supportRoutes);
 };

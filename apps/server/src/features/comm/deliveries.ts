@@ -1,7 +1,7 @@
 // Reading outbound messages (report shares, support mail, account mail) with what the sender and the
 // admins see of them: the delivery state, attempts, the last error, the attachment's name.
 import { reportFileName, type TDeliveryMessage, type TDeliveryState, type TOutboxMessage } from '@ris/domain';
-import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, ne, type SQL } from 'drizzle-orm';
 import type { TDbOrTx } from '../../db/client.ts';
 import { jobs, outboundMessages, studies, users } from '../../db/schema/index.ts';
 
@@ -100,7 +100,11 @@ export async function listStudyDeliveries(
   return rows.map(presentDelivery);
 }
 
-/** A page of every outbound message of the organisation, newest first (the admins' outbox). */
+/**
+ * A page of the organisation's outbound messages, newest first (the admins' outbox). Account mail
+ * (password resets, sign-in links: live one-time tokens) is never listed: an admin reading it could
+ * take over the account.
+ */
 export async function listOutbox(
   db: TDbOrTx,
   input: {
@@ -112,6 +116,7 @@ export async function listOutbox(
 ): Promise<{ items: TOutboxMessage[]; total: number }> {
   const where = and(
     eq(outboundMessages.organisationId, input.organisationId),
+    ne(outboundMessages.kind, 'account'),
     input.channel ? eq(outboundMessages.channel, input.channel) : undefined,
   );
   const [rows, [totals]] = await Promise.all([

@@ -1,10 +1,12 @@
 // The delivery jobs of outbound messages: deliver-email (report shares and support mail over SMTP)
 // and deliver-whatsapp (report shares through the WhatsApp Cloud API). Each attempt renders or reads
 // what it attaches afresh; the message row follows the job (sent, error kept, failed with reason).
+// What the sender reads of a failure (outbound_messages.error, GET /comm/messages) is a provider's
+// answer or a fixed sentence (shownError); the raw error stays in jobs.last_error and the logs.
 import { eq, inArray } from 'drizzle-orm';
 import type { TDb, TTx } from '../../db/client.ts';
 import { outboundMessages, storedFiles } from '../../db/schema/index.ts';
-import type { BlobStore } from '../../files/blob-store.ts';
+import { BlobNotFoundError, type BlobStore } from '../../files/blob-store.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Mailer, TMailAttachment } from '../../integrations/mail/mailer.ts';
 import {
@@ -33,6 +35,29 @@ export type TDeliveryDeps = {
 
 type TMessage = typeof outboundMessages.$inferSelect;
 
+/**
+ * Attempts after which a report that fails to render for a reason other than its content (a bug,
+ * an unexpected renderer error) stops being retried: the same data renders the same way, and each
+ * attempt costs a render. Database or storage hiccups get these few retries.
+ */
+export const RENDER_MAX_ATTEMPTS = 3;
+
+/** A permanent failure whose message the sender may read as it is (it names no internals). */
+class ShownJobError extends PermanentJobError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ShownJobError';
+  }
+}
+
+/** The report of a share could not be rendered (the cause says why; the sender is told no more). */
+class ReportPreparationError extends Error {
+  constructor(options: { cause: unknown }) {
+    super(`the report could not be rendered: ${errorText(options.cause)}`, options);
+    this.name = 'ReportPreparationError';
+  }
+}
+
 const messageIdOf = (job: TJob) => String(job.payload.message_id ?? '');
 
 async function loadMessage(db: TDb, job: TJob): Promise<TMessage> {
@@ -40,13 +65,16 @@ async function loadMessage(db: TDb, job: TJob): Promise<TMessage> {
     .select()
     .from(outboundMessages)
     .where(eq(outboundMessages.id, messageIdOf(job)));
-  if (!message) throw new PermanentJobError('the message no longer exists');
+  if (!message) throw new ShownJobError('The message no longer exists');
   return message;
 }
 
-/** The report PDF of a share, rendered now; a report that can no longer be rendered fails for good. */
-async function renderSharedReport(deps: TDeliveryDeps, message: TMessage): Promise<TReportFile> {
-  if (!message.studyId || !message.organisationId) throw new PermanentJobError('the report no longer exists');
+/**
+ * The report PDF of a share, rendered now. A report that can no longer be rendered (a 4xx: gone, a
+ * stored image missing) fails for good at once; any other render failure after RENDER_MAX_ATTEMPTS.
+ */
+async function renderSharedReport(deps: TDeliveryDeps, job: TJob, message: TMessage): Promise<TReportFile> {
+  if (!message.studyId || !message.organisationId) throw new ShownJobError('The report no longer exists');
   try {
     return await buildReportFile(deps.db, deps.blobs, {
       studyId: message.studyId,
@@ -56,9 +84,11 @@ async function renderSharedReport(deps: TDeliveryDeps, message: TMessage): Promi
     });
   } catch (error) {
     if (error instanceof AppError && error.status < 500) {
-      throw new PermanentJobError(`the report cannot be rendered: ${error.message}`, { cause: error });
+      throw new ShownJobError(`The report could not be prepared: ${error.message}`, { cause: error });
     }
-    throw error;
+    const failure = new ReportPreparationError({ cause: error });
+    if (job.attempt >= RENDER_MAX_ATTEMPTS) throw new PermanentJobError(failure.message, { cause: failure });
+    throw failure;
   }
 }
 
@@ -70,12 +100,17 @@ async function storedAttachments(deps: TDeliveryDeps, message: TMessage): Promis
   const attachments: TMailAttachment[] = [];
   for (const attachment of message.attachments) {
     const file = files.find((row) => row.id === attachment.file_id);
-    if (!file) throw new PermanentJobError(`the attachment ${attachment.filename} no longer exists`);
-    attachments.push({
-      filename: attachment.filename,
-      content: await deps.blobs.read(file.storageKey),
-      contentType: file.mediaType,
-    });
+    const missing = () => new ShownJobError(`The attachment ${attachment.filename} no longer exists`);
+    if (!file) throw missing();
+    let content: Buffer;
+    try {
+      content = await deps.blobs.read(file.storageKey);
+    } catch (error) {
+      // Bytes gone from storage do not come back on a retry.
+      if (error instanceof BlobNotFoundError) throw new ShownJobError(missing().message, { cause: error });
+      throw error;
+    }
+    attachments.push({ filename: attachment.filename, content, contentType: file.mediaType });
   }
   return attachments;
 }
@@ -85,6 +120,32 @@ function smtpResponseCode(error: unknown): number {
   const code =
     typeof error === 'object' && error !== null && 'responseCode' in error ? error.responseCode : 0;
   return typeof code === 'number' ? code : 0;
+}
+
+/** The SMTP server's reply line of a nodemailer error, when the server answered. */
+function smtpReply(error: unknown): string | null {
+  if (smtpResponseCode(error) === 0) return null;
+  const reply = typeof error === 'object' && error !== null && 'response' in error ? error.response : null;
+  return typeof reply === 'string' && reply.trim() ? reply.trim().slice(0, 500) : null;
+}
+
+/**
+ * What the sender reads of a failed attempt: our own sentences (ShownJobError), the provider's
+ * answer (Graph API error, SMTP reply), or a fixed sentence — never an internal error's text.
+ */
+export function shownError(outcome: Extract<TJobOutcome, { kind: 'failed' }>): string {
+  const retry = outcome.willRetry ? '; it will be retried' : '';
+  let error: unknown = outcome.cause;
+  for (let depth = 0; error instanceof Error && depth < 5; depth++, error = error.cause) {
+    if (error instanceof ShownJobError) return error.message;
+    if (error instanceof WhatsappApiError) {
+      return error.status === null ? `WhatsApp could not be reached${retry}` : error.message;
+    }
+    const reply = smtpReply(error);
+    if (reply) return `The mail server answered: ${reply}`;
+    if (error instanceof ReportPreparationError) return `The report could not be prepared${retry}`;
+  }
+  return `Sending failed${retry}`;
 }
 
 /** The message follows its job: sent, retrying (error kept), or failed with the reason. */
@@ -103,9 +164,10 @@ async function settleMessage(tx: TTx, job: TJob, outcome: TJobOutcome): Promise<
       .where(eq(outboundMessages.id, id));
     return;
   }
+  const error = shownError(outcome);
   await tx
     .update(outboundMessages)
-    .set(outcome.willRetry ? { error: outcome.error } : { error: outcome.error, status: 'REJECTED' })
+    .set(outcome.willRetry ? { error } : { error, status: 'REJECTED' })
     .where(eq(outboundMessages.id, id));
 }
 
@@ -114,10 +176,11 @@ function emailHandler(deps: TDeliveryDeps): TJobHandler {
     async run({ job }) {
       const message = await loadMessage(deps.db, job);
       if (message.status === 'FULFILLED') return { provider_message_id: message.providerMessageId };
-      if (deps.mailer.kind !== 'smtp') throw new PermanentJobError('SMTP_URL is no longer set');
+      if (deps.mailer.kind !== 'smtp')
+        throw new ShownJobError('Sending failed: e-mail is no longer configured');
       let attachments: TMailAttachment[];
       if (message.kind === 'report') {
-        const file = await renderSharedReport(deps, message);
+        const file = await renderSharedReport(deps, job, message);
         attachments = [{ filename: file.fileName, content: file.data, contentType: file.mediaType }];
       } else {
         attachments = await storedAttachments(deps, message);
@@ -148,14 +211,14 @@ function whatsappHandler(deps: TDeliveryDeps): TJobHandler {
     async run({ job, saveProgress, signal }) {
       const message = await loadMessage(deps.db, job);
       if (message.status === 'FULFILLED') return { provider_message_id: message.providerMessageId };
-      if (!deps.whatsapp) throw new PermanentJobError('WHATSAPP_PHONE_NUMBER_ID is no longer set');
+      if (!deps.whatsapp) throw new ShownJobError('Sending failed: WhatsApp is no longer configured');
       const client = new WhatsappClient(deps.whatsapp);
       try {
         // A retry after a successful upload sends the media uploaded then (ids live for 30 days).
         let mediaId = typeof job.progress.media_id === 'string' ? job.progress.media_id : null;
         let filename = typeof job.progress.file_name === 'string' ? job.progress.file_name : null;
         if (!mediaId || !filename) {
-          const file = await renderSharedReport(deps, message);
+          const file = await renderSharedReport(deps, job, message);
           mediaId = await client.uploadMedia(
             { data: file.data, filename: file.fileName, mediaType: file.mediaType },
             signal,

@@ -11,6 +11,7 @@ import {
   type TSmtpCapture,
 } from '../../test/smtp-capture.ts';
 import { startTestServer, type TTestServer } from '../../test/test-server.ts';
+import { RENDER_MAX_ATTEMPTS } from './delivery-jobs.ts';
 
 let port: number;
 let smtp: TSmtpCapture | null = null;
@@ -44,6 +45,79 @@ const jobOf = async (messageId: string) => {
   return row;
 };
 
+// While the SMTP server is still down (these run first).
+describe('failures that retries cannot fix', () => {
+  it('a report that fails to render stops after RENDER_MAX_ATTEMPTS; the sender never reads internals', async () => {
+    const { studyId } = await w.studyWithReport({ status: 'FINAL' });
+    // The signer's signature points at bytes the blob store refuses to read (not a "missing" file).
+    const [file] = await server.db
+      .insert(t.storedFiles)
+      .values({
+        organisationId: w.organisationId,
+        storageKey: '../internal/secret-path',
+        sha256: '0'.repeat(64),
+        sizeBytes: 1,
+        mediaType: 'image/png',
+      })
+      .returning();
+    const radiologist = w.users.radiologist.id;
+    await server.db
+      .update(t.users)
+      .set({ signatureFileId: file?.id ?? null })
+      .where(eq(t.users.id, radiologist));
+    try {
+      const response = await shareAs(server, w, 'admin', 'email', {
+        worklist_id: studyId,
+        emails: ['render@clinic.test'],
+      });
+      expect(response.status).toBe(202);
+      const id = messagesOf(response)[0]?.id ?? '';
+      const failed = await untilState(w, studyId, id, ['failed']);
+      expect(failed.error).toBe('The report could not be prepared');
+      expect(failed.attempts).toBe(RENDER_MAX_ATTEMPTS);
+      const job = await jobOf(id);
+      expect(job).toMatchObject({ status: 'failed', attempts: RENDER_MAX_ATTEMPTS });
+      expect(job?.lastError).toContain('secret-path');
+      const [row] = await server.db.select().from(t.outboundMessages).where(eq(t.outboundMessages.id, id));
+      expect(row?.error).not.toContain('secret-path');
+    } finally {
+      await server.db.update(t.users).set({ signatureFileId: null }).where(eq(t.users.id, radiologist));
+    }
+  });
+
+  it('a support attachment gone from file storage fails the mail at once, not after 40 attempts', async () => {
+    const form = new FormData();
+    form.append('user_id', w.users.transcriptionist.id);
+    form.append('user_name', 'Tia');
+    form.append('email', 'tia@clinic.test');
+    form.append('message', 'Attachment will vanish');
+    form.append('upload_files', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'vanishing.png');
+    const response = await fetch(`${server.url}/api/v1/comm/email/send-support`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${w.token('transcriptionist')}` },
+      body: form,
+    });
+    expect(response.status).toBe(202);
+    const { id } = (await response.json()) as { id: string };
+    // The first attempt reads the file and meets the closed SMTP port; then the bytes disappear.
+    await expect
+      .poll(async () => (await jobOf(id))?.attempts ?? 0, { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(1);
+    const [message] = await server.db.select().from(t.outboundMessages).where(eq(t.outboundMessages.id, id));
+    const [file] = await server.db
+      .select()
+      .from(t.storedFiles)
+      .where(eq(t.storedFiles.id, message?.attachments[0]?.file_id ?? ''));
+    if (!file) throw new Error('no stored attachment');
+    await server.app.deps.blobs.delete(file.storageKey);
+    await expect.poll(async () => (await jobOf(id))?.status, { timeout: 15_000 }).toBe('failed');
+    const job = await jobOf(id);
+    expect(job?.attempts).toBeLessThan(10);
+    const [row] = await server.db.select().from(t.outboundMessages).where(eq(t.outboundMessages.id, id));
+    expect(row).toMatchObject({ status: 'REJECTED', error: 'The attachment vanishing.png no longer exists' });
+  });
+});
+
 describe('delivery survives an SMTP outage', () => {
   it('retries while the server is down, then delivers once when it is up', async () => {
     const { studyId } = await w.studyWithReport({ status: 'FINAL' });
@@ -60,7 +134,9 @@ describe('delivery survives an SMTP outage', () => {
       .poll(async () => (await jobOf(id))?.attempts ?? 0, { timeout: 15_000 })
       .toBeGreaterThanOrEqual(2);
     const pending = await untilState(w, studyId, id, ['pending']);
-    expect(pending.error).toMatch(/ECONNREFUSED|connect/i);
+    // The sender reads a fixed sentence; the connection error (host, port) stays in the job.
+    expect(pending.error).toBe('Sending failed; it will be retried');
+    expect((await jobOf(id))?.lastError).toMatch(/ECONNREFUSED|connect/i);
     expect((await jobOf(id))?.status).not.toBe('failed');
 
     // Up on the same port: the next attempt delivers, exactly one mail.

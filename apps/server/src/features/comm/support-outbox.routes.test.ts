@@ -2,9 +2,12 @@ import { MAX_SUPPORT_FILE_BYTES, MAX_SUPPORT_FILES, type TOutboxPage } from '@ri
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../db/schema/index.ts';
+import { tokenFor } from '../../test/auth-helpers.ts';
 import { messagesOf, shareAs } from '../../test/comm-test-helpers.ts';
+import { buildUser } from '../../test/factories.ts';
 import { buildReportWorld, type TWorld, type TWorldUser } from '../../test/report-test-world.ts';
 import { startTestServer, type TTestServer } from '../../test/test-server.ts';
+import { SHARE_RATE_LIMIT } from './share.routes.ts';
 
 // No SMTP_URL, no WHATSAPP_*: how a demo install "sends" — everything waits in the outbox.
 let server: TTestServer;
@@ -73,6 +76,68 @@ describe('without providers, messages wait in the outbox', () => {
     const outbox = (await w.call('admin', 'GET', '/comm/outbox?channel=whatsapp')).json as TOutboxPage;
     expect(outbox.items.map((item) => item.id)).toEqual([messages[1]?.id]);
     expect(outbox.items[0]?.attachment_name).toMatch(/_report\.pdf$/);
+  });
+});
+
+describe('share rate limit', () => {
+  it('limits each user to 30 share requests in 10 minutes, e-mail and WhatsApp together (429)', async () => {
+    const user = await buildUser(server.db, { role: 'ADMIN', organisationId: w.organisationId });
+    const token = await tokenFor(server, user);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const statuses: number[] = [];
+    for (let i = 0; i <= SHARE_RATE_LIMIT.max; i++) {
+      const email = i % 2 === 0;
+      const response = await server.request(
+        'POST',
+        `/api/v1/comm/${email ? 'email' : 'whatsapp'}/send-report-pdf`,
+        {
+          token,
+          body: {
+            worklist_id: unknown,
+            by_user_id: user.id,
+            ...(email ? { emails: ['x@clinic.test'] } : { mobile_numbers: ['+919876543210'] }),
+          },
+        },
+      );
+      statuses.push(response.status);
+      if (response.status === 429) {
+        expect(response.json).toMatchObject({ error: { code: 'TOO_MANY_REQUESTS' } });
+      }
+    }
+    expect(statuses.slice(0, SHARE_RATE_LIMIT.max).every((status) => status === 404)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    // Others are not affected.
+    const { studyId } = await w.studyWithReport({ status: 'FINAL' });
+    const other = await shareAs(server, w, 'admin', 'email', {
+      worklist_id: studyId,
+      emails: ['y@clinic.test'],
+    });
+    expect(other.status).toBe(202);
+  });
+});
+
+describe('GET /comm/outbox', () => {
+  it('never lists account mail (its sign-in links carry live one-time tokens)', async () => {
+    const email = w.users.facilityAdmin.email;
+    const reset = await server.request('POST', '/api/v1/auth/password-reset/request', { body: { email } });
+    expect(reset.status).toBe(200);
+    const accountMail = async () =>
+      (
+        await server.db.select().from(t.outboundMessages).where(eq(t.outboundMessages.kind, 'account'))
+      ).filter((row) => row.recipient === email);
+    await expect.poll(async () => (await accountMail()).length, { timeout: 10_000 }).toBe(1);
+    const [mail] = await accountMail();
+    expect(mail?.organisationId).toBe(w.organisationId);
+    const outbox = (await w.call('admin', 'GET', '/comm/outbox?limit=100')).json as TOutboxPage;
+    expect(outbox.items.map((item) => item.id)).not.toContain(mail?.id);
+    expect(outbox.items.every((item) => item.recipient !== email)).toBe(true);
+    const total = (
+      await server.db
+        .select()
+        .from(t.outboundMessages)
+        .where(eq(t.outboundMessages.organisationId, w.organisationId))
+    ).filter((row) => row.kind !== 'account').length;
+    expect(outbox.total).toBe(total);
   });
 });
 

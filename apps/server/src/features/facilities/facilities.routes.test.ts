@@ -2,6 +2,7 @@ import { MAX_LETTERHEAD_BYTES, type TFacilityDetails } from '@ris/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../db/schema/index.ts';
+import { hugePng } from '../../documents/sample-report.ts';
 import { buildFacility } from '../../test/factories.ts';
 import { buildReportWorld, type TWorld, type TWorldUser } from '../../test/report-test-world.ts';
 import { startTestServer, type TTestServer } from '../../test/test-server.ts';
@@ -261,6 +262,19 @@ describe('letterhead', () => {
     const large = await upload('admin', facility.id, [{ field: 'header_file', data: big, name: 'big.png' }]);
     expect(large.status).toBe(413);
     expect(large.text).toContain('header_file');
+    // 35 KB of PNG that is 36 megapixels: refused before anything decodes it.
+    const bomb = await upload('admin', facility.id, [
+      { field: 'header_file', data: PNG, name: 'fine.png' },
+      { field: 'footer_file', data: hugePng(6000, 6000).data, name: 'bomb.png' },
+    ]);
+    expect(bomb.status).toBe(413);
+    expect(bomb.json).toMatchObject({
+      error: {
+        code: 'PAYLOAD_TOO_LARGE',
+        message:
+          'footer_file (bomb.png): the image is 6000 × 6000 pixels; at most 25 megapixels are accepted',
+      },
+    });
     const empty = await upload('admin', facility.id, [{ field: 'header_file', data: Buffer.alloc(0) }]);
     expect(empty.status).toBe(400);
     const wrongField = await upload('admin', facility.id, [{ field: 'files', data: PNG }]);

@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import type { MultipartFile } from '@fastify/multipart';
 import { LETTERHEAD_MEDIA_TYPES, MAX_LETTERHEAD_BYTES, ZLetterheadFields } from '@ris/domain';
 import type { FastifyRequest } from 'fastify';
+import { assertImagePixels } from '../../files/image-pixels.ts';
 import { sniffMediaType } from '../../files/stored-files.ts';
 import { AppError } from '../../http/app-error.ts';
 import { parseFields } from '../worklist/commands/form-data.ts';
@@ -68,7 +69,10 @@ function discardRest(raw: IncomingMessage): void {
   raw.resume();
 }
 
-/** Each image non-empty and a PNG or JPEG by content (415 naming the field otherwise). */
+/**
+ * Each image non-empty, a PNG or JPEG by content (415 naming the field otherwise) and within the
+ * pixel limit (413 naming the field): a letterhead is drawn on every page of every document.
+ */
 async function checkImage(field: TFileField, filename: string, data: Buffer): Promise<void> {
   if (data.byteLength === 0) {
     throw new AppError('VALIDATION_FAILED', `${field} (${filename}): the file is empty`, { field });
@@ -84,6 +88,7 @@ async function checkImage(field: TFileField, filename: string, data: Buffer): Pr
       },
     );
   }
+  assertImagePixels(field, filename, data);
 }
 
 /**

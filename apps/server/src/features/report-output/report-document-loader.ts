@@ -74,7 +74,7 @@ async function loadAddenda(db: TDbOrTx, reportId: string, timeZone: string) {
 /**
  * Loads the document of a study's report within the organisation: 404 "Worklist item" outside it,
  * 404 "Report" when the study has no report yet; 400 naming rad_user_ids for a chosen signer who is
- * not an active radiologist of the organisation; 409 when a stored image it needs is missing.
+ * not an active radiologist of the study's facility; 409 when a stored image it needs is missing.
  */
 export async function loadReportDocument(
   db: TDbOrTx,
@@ -93,7 +93,9 @@ export async function loadReportDocument(
   const { study, report, facility } = row;
   if (!report) throw AppError.notFound('Report');
   const timeZone = safeTimeZone(facility.timeZone);
-  const final = report.status === 'COMPLETED';
+  // Unsaved text is never the report of record: a preview is marked PRELIMINARY and signed by no one.
+  const preview = request.htmlOverride !== undefined;
+  const final = report.status === 'COMPLETED' && !preview;
 
   const bodyHtml =
     request.htmlOverride === undefined
@@ -101,14 +103,16 @@ export async function loadReportDocument(
       : sanitizeReportHtml(request.htmlOverride, { reportId: report.id });
   const addenda = await loadAddenda(db, report.id, timeZone);
   const images = await loadKeyImages(db, blobs, report.id, [bodyHtml, ...addenda.map((a) => a.html)]);
-  const signatures = await loadSignatureBlocks(db, blobs, {
+  const signed = await loadSignatureBlocks(db, blobs, {
     reportId: report.id,
     organisationId: request.organisationId,
-    reportFinal: final,
+    facilityId: facility.id,
+    reportFinal: report.status === 'COMPLETED',
     assignedUserId: study.lastAssignedUserId,
     timeZone,
     signerIds: request.signerIds,
   });
+  const signatures = preview ? signed.map((block) => ({ ...block, signedNote: null })) : signed;
   const letterhead = await letterheadOf(db, blobs, facility, request.letterhead);
 
   const studyAt = study.studyDatetime ?? study.createdAt;

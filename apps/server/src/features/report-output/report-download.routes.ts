@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { reportFileName, ZErrorBody, ZUuid } from '@ris/domain';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -6,6 +7,7 @@ import { loadScope } from '../../access/scope.ts';
 import type { TPrincipal } from '../../auth/principal.ts';
 import type { TDbOrTx } from '../../db/client.ts';
 import { radiologistDetails, reports, storedFiles, users } from '../../db/schema/index.ts';
+import { BlobNotFoundError } from '../../files/blob-store.ts';
 import { AppError } from '../../http/app-error.ts';
 import { mayReadReport } from '../reports/report.policy.ts';
 import { findVisibleReport } from '../reports/report.queries.ts';
@@ -73,6 +75,7 @@ export const reportDownloadRoutes: FastifyPluginAsyncZod = async (app) => {
         response: {
           400: ZErrorBody.describe('A missing or malformed uid, expires or signature'),
           403: ZErrorBody.describe('The link is invalid, expired, outdated or no longer authorised'),
+          409: ZErrorBody.describe('The stored PDF is missing from file storage'),
         },
       },
     },
@@ -95,11 +98,22 @@ export const reportDownloadRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!principal || !visible || !mayReadReport(principal, visible.study)) throw refused();
       const [file] = await db.select().from(storedFiles).where(eq(storedFiles.id, fileId));
       if (!file) throw refused();
+      let body: Readable;
+      try {
+        body = await blobs.open(file.storageKey);
+      } catch (error) {
+        if (!(error instanceof BlobNotFoundError)) throw error;
+        throw new AppError(
+          'CONFLICT',
+          "The report's PDF is missing from file storage; ask an administrator to restore it",
+          { reason: 'file-missing' },
+        );
+      }
       return sendAttachment(reply, {
         mediaType: PDF_MEDIA_TYPE,
         fileName: reportFileName(visible.study.patientName, 'pdf'),
         sizeBytes: file.sizeBytes,
-        body: await blobs.open(file.storageKey),
+        body,
       });
     },
   );

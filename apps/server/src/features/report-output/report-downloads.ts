@@ -1,7 +1,9 @@
 // Short-lived, signed download paths of stored report PDFs (the report's pdf_url). A path names the
 // report, the user it was made for and its expiry; the signature binds those to the stored file, so
-// a link stops working when it expires, when the report's PDF is replaced (an addendum), or when it
-// is altered in any way. The key is derived from the identity token secret (never used as is).
+// a link stops working when it expires, when it is altered in any way, or when its file is no longer
+// one the report serves: a draft's PDF once replaced. The signed final original (final_pdf_file_id)
+// stays downloadable after an addendum replaces the current PDF, so a link to it keeps working
+// until it expires. The key is derived from the identity token secret (never used as is).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { resolveTokenSecret } from '../../auth/token-secret.ts';
 import type { TConfig } from '../../config.ts';

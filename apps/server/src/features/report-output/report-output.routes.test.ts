@@ -3,10 +3,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../db/schema/index.ts';
 import { storeFile } from '../../files/stored-files.ts';
+import { tokenFor } from '../../test/auth-helpers.ts';
 import { buildFacility, buildUser } from '../../test/factories.ts';
 import { docxDocumentXml, pdfImageCount, pdfText } from '../../test/pdf-tools.ts';
 import { buildReportWorld, type TWorld, type TWorldUser } from '../../test/report-test-world.ts';
 import { startTestServer, type TTestServer } from '../../test/test-server.ts';
+import { RENDER_RATE_LIMIT } from './report-output.routes.ts';
 
 let server: TTestServer;
 let w: TWorld;
@@ -77,37 +79,51 @@ describe('POST /worklist/report/preview/pdf', () => {
     expect(row).toMatchObject({ content: '<p>Stored findings.</p>', version: 1, pdfFileId: null });
   });
 
-  it('answers everyone who may read the report, 404 to everyone else', async () => {
+  it('answers only who may edit the report (403 to other readers, 404 to everyone else)', async () => {
     const { studyId } = await w.studyWithReport();
-    const files = await fileCount();
-    const body = { worklist_id: studyId, html_content: '<p>Preview</p>' };
-    const expected: [TWorldUser, number][] = [
-      ['admin', 200],
-      ['radiologist', 200],
-      ['otherRadiologist', 200],
-      ['transcriptionist', 200],
-      ['facilityAdmin', 200],
-      ['otherFacilityTranscriptionist', 404],
-      ['referrer', 404],
-      ['outsider', 404],
-    ];
-    for (const [user, status] of expected) {
-      const response = await post(user, '/worklist/report/preview/pdf', body);
-      expect(response.status, `${user}: ${errorMessage(response)}`).toBe(status);
-    }
+    const { studyId: collaborative } = await w.studyWithReport({ collaborationEnabled: true });
     const { studyId: finalId } = await w.studyWithReport({ status: 'FINAL' });
-    const referrer = await post('referrer', '/worklist/report/preview/pdf', {
-      ...body,
-      worklist_id: finalId,
-    });
-    expect(referrer.status, errorMessage(referrer)).toBe(200);
-    const outsider = await post('outsider', '/worklist/report/preview/pdf', {
-      ...body,
-      worklist_id: finalId,
-    });
-    expect(outsider.status).toBe(404);
+    const files = await fileCount();
+    const expected: [TWorldUser, string, number][] = [
+      ['admin', studyId, 200],
+      ['radiologist', studyId, 200],
+      ['transcriptionist', collaborative, 200],
+      ['transcriptionist', studyId, 403],
+      ['otherRadiologist', studyId, 403],
+      ['reporter', studyId, 403],
+      ['facilityAdmin', studyId, 403],
+      ['otherFacilityTranscriptionist', studyId, 404],
+      ['referrer', studyId, 404],
+      ['outsider', studyId, 404],
+      // A final report changes only by addendum: nobody lays new text out as it.
+      ['admin', finalId, 403],
+      ['radiologist', finalId, 403],
+      ['referrer', finalId, 403],
+      ['outsider', finalId, 404],
+    ];
+    for (const [user, worklistId, status] of expected) {
+      const response = await post(user, '/worklist/report/preview/pdf', {
+        worklist_id: worklistId,
+        html_content: '<p>Forged findings</p>',
+      });
+      expect(response.status, `${user}: ${errorMessage(response)}`).toBe(status);
+      if (status === 403) expect(errorMessage(response)).toContain('html_content');
+    }
     // Previews store nothing (the finalisation above stored its one PDF).
-    expect(await fileCount()).toBe(files + 1);
+    expect(await fileCount()).toBe(files);
+  });
+
+  it('marks every preview PRELIMINARY, without signing notes', async () => {
+    const { studyId } = await w.studyWithReport({ status: 'IN_REVIEW' });
+    const response = await post('admin', '/worklist/report/preview/pdf', {
+      worklist_id: studyId,
+      html_content: '<p>Preview words</p>',
+    });
+    expect(response.status, errorMessage(response)).toBe(200);
+    const text = await pdfText(response.body);
+    expect(text).toContain('Preview words');
+    expect(text).toContain('PRELIMINARY');
+    expect(text).not.toContain('Electronically signed');
   });
 
   it('refuses bad bodies with 4xx naming the field', async () => {
@@ -252,14 +268,14 @@ describe('signed by chosen radiologists', () => {
   it('by-rad pdf and docx: the chosen radiologists only, in order', async () => {
     const { studyId } = await w.studyWithReport({ status: 'FINAL', content: '<p>By rad</p>' });
     const body = { worklist_id: studyId, rad_user_ids: [w.users.otherRadiologist.id, w.users.reporter.id] };
-    const pdf = await post('radiologist', '/worklist/report/by-rad/pdf', body);
+    const pdf = await post('admin', '/worklist/report/by-rad/pdf', body);
     expect(pdf.status, errorMessage(pdf)).toBe(200);
     const text = await pdfText(pdf.body);
     expect(text).toContain('Dr Other');
     expect(text).toContain('Rep Reporter');
     expect(text).not.toContain('Dr Rao');
     expect(text.indexOf('Dr Other')).toBeLessThan(text.indexOf('Rep Reporter'));
-    const docx = await post('referrer', '/worklist/report/by-rad/docx', body);
+    const docx = await post('facilityAdmin', '/worklist/report/by-rad/docx', body);
     expect(docx.status, errorMessage(docx)).toBe(200);
     const xml = await docxDocumentXml(docx.body);
     expect(xml).toContain('Dr Other');
@@ -267,10 +283,41 @@ describe('signed by chosen radiologists', () => {
     expect(xml).not.toContain('Dr Rao');
   });
 
+  it('by-rad: administrators, facility administrators and editors only; other readers 403', async () => {
+    const { studyId } = await w.studyWithReport();
+    const { studyId: finalId } = await w.studyWithReport({ status: 'FINAL' });
+    const expected: [TWorldUser, string, number][] = [
+      ['admin', studyId, 200],
+      ['facilityAdmin', studyId, 200],
+      ['radiologist', studyId, 200],
+      ['otherRadiologist', studyId, 403],
+      ['transcriptionist', studyId, 403],
+      ['otherFacilityTranscriptionist', studyId, 404],
+      ['outsider', studyId, 404],
+      ['admin', finalId, 200],
+      ['facilityAdmin', finalId, 200],
+      ['radiologist', finalId, 403],
+      ['referrer', finalId, 403],
+      ['outsider', finalId, 404],
+    ];
+    for (const [user, worklistId, status] of expected) {
+      for (const format of ['pdf', 'docx']) {
+        const response = await post(user, `/worklist/report/by-rad/${format}`, {
+          worklist_id: worklistId,
+          rad_user_ids: [w.users.otherRadiologist.id],
+        });
+        expect(response.status, `${user} ${format}: ${errorMessage(response)}`).toBe(status);
+        if (status === 403) expect(errorMessage(response)).toContain('rad_user_ids');
+      }
+    }
+  });
+
   it('refuses too many, unknown, non-radiologist and foreign rad_user_ids naming the field', async () => {
     const { studyId } = await w.studyWithReport();
     const elsewhere = await buildUser(server.db, { facilities: [await buildFacility(server.db)] });
     const inactive = await buildUser(server.db, { facilities: [w.facility], status: 'INACTIVE' });
+    const otherFacility = await buildFacility(server.db, { organisationId: w.organisationId });
+    const notHere = await buildUser(server.db, { facilities: [otherFacility] });
     const cases: [string, unknown][] = [
       ['too many', Array.from({ length: 11 }, () => w.users.radiologist.id)],
       ['none', []],
@@ -280,6 +327,8 @@ describe('signed by chosen radiologists', () => {
       ['admin', [w.users.admin.id]],
       ['another organisation', [elsewhere.id]],
       ['inactive', [inactive.id]],
+      ["a radiologist of another of the organisation's facilities", [notHere.id]],
+      ['one good, one unusable', [w.users.otherRadiologist.id, w.users.transcriptionist.id]],
     ];
     for (const [label, ids] of cases) {
       for (const format of ['pdf', 'docx']) {
@@ -289,7 +338,45 @@ describe('signed by chosen radiologists', () => {
         });
         expect(response.status, `${label} ${format}`).toBe(400);
         expect(errorMessage(response), label).toContain('rad_user_ids');
+        const json = JSON.stringify(response.json);
+        // One answer whatever the reason: it tells nobody who is a radiologist where.
+        if (!['too many', 'none', 'not a uuid'].includes(label)) {
+          expect(errorMessage(response)).toBe(
+            "rad_user_ids: each must be an active radiologist of this study's facility",
+          );
+          for (const id of ids as string[]) expect(json).not.toContain(id);
+        }
       }
     }
+  });
+});
+
+describe('rate limit', () => {
+  it('limits each user to 60 renders a minute across the routes (429), others are not affected', async () => {
+    const user = await buildUser(server.db, { role: 'ADMIN', organisationId: w.organisationId });
+    const token = await tokenFor(server, user);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const paths = ['/worklist/report/preview/docx', '/worklist/report/primary-rad/pdf'];
+    const statuses: number[] = [];
+    for (let i = 0; i <= RENDER_RATE_LIMIT.max; i++) {
+      const response = await fetch(`${server.url}/api/v1${paths[i % 2] ?? ''}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ worklist_id: unknown }),
+      });
+      statuses.push(response.status);
+      if (response.status === 429) {
+        const body = (await response.json()) as { error: { code: string; message: string } };
+        expect(body.error.code).toBe('TOO_MANY_REQUESTS');
+        expect(body.error.message).toContain('Please try again in');
+      } else {
+        await response.arrayBuffer();
+      }
+    }
+    expect(statuses.slice(0, RENDER_RATE_LIMIT.max).every((status) => status === 404)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    const { studyId } = await w.studyWithReport();
+    const other = await post('admin', '/worklist/report/preview/docx', { worklist_id: studyId });
+    expect(other.status, errorMessage(other)).toBe(200);
   });
 });

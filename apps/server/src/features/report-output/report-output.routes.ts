@@ -1,3 +1,4 @@
+import rateLimit from '@fastify/rate-limit';
 import {
   MAX_PREVIEW_HTML_LENGTH,
   ZByRadDocumentBody,
@@ -16,6 +17,11 @@ import { reportAccessFor } from '../reports/report.policy.ts';
 import { findVisibleStudyReport } from '../reports/report.queries.ts';
 import { sendAttachment } from './content-disposition.ts';
 import { buildReportFile, type TReportFile, type TReportFileRequest } from './report-file.ts';
+import { authorizeReportOutput, type TReportOutputAction } from './report-output.policy.ts';
+import { userRateLimitOptions } from './user-rate-limit.ts';
+
+/** Renders one user may ask for, all routes of this file together (each costs ~100 ms of CPU). */
+export const RENDER_RATE_LIMIT = { max: 60, timeWindowMs: 60_000 };
 
 const security = [{ bearerAuth: [] }];
 const tags = ['report output'];
@@ -29,12 +35,18 @@ const ZFileResponses = {
     'The study has no assigned radiologist, or a stored image the document needs is missing',
   ),
   413: ZErrorBody.describe('html_content is too large'),
+  429: ZErrorBody.describe('Too many renders by this user'),
 };
 
 const LETTERHEAD_NOTE =
   "is_letterhead_enabled: the facility's letterhead header and footer images on every page when the facility has letterhead enabled; otherwise (or with false) the same space is left blank for pre-printed paper.";
 const ACCESS_NOTE =
   "Anyone who may read the report (referring physicians: FINAL reports only); a study outside the caller's scope, or without a report, answers 404.";
+const PREVIEW_ACCESS_NOTE =
+  "Only who may edit the report now (administrators, the assigned radiologist, transcriptionists while collaboration is on; never a FINAL report): other readers get 403. The preview is always marked PRELIMINARY, without signing notes. A study outside the caller's scope, or without a report, answers 404.";
+const BY_RAD_ACCESS_NOTE =
+  "Administrators, facility administrators of the study's facility, and who may edit the report; other readers get 403. A study outside the caller's scope, or without a report, answers 404.";
+const RATE_NOTE = `At most ${RENDER_RATE_LIMIT.max} renders per user per minute across the report output routes (429 beyond).`;
 const FILE_NOTE =
   'The file is the response body, with Content-Disposition attachment; filename "{patient name}_report.{ext}" (RFC 6266, filename* for non-ASCII names) and Cache-Control no-store.';
 
@@ -61,20 +73,33 @@ function sendFile(reply: FastifyReply, file: TReportFile): FastifyReply {
 export const reportOutputRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps.database;
   const { blobs } = app.deps;
+  await app.register(
+    rateLimit,
+    userRateLimitOptions({
+      name: 'render',
+      ...RENDER_RATE_LIMIT,
+      what: 'Too many report documents requested',
+    }),
+  );
 
-  /** The study's report as the caller may read it (404 otherwise), then the file. */
+  /** The study's report as the caller may read it (404 otherwise), authorised for `action`, then the file. */
   async function render(
     request: FastifyRequest,
     studyId: string,
+    action: TReportOutputAction,
     file: Omit<TReportFileRequest, 'studyId' | 'organisationId' | 'signerIds'> & {
       signers?: 'primary' | readonly string[];
     },
   ): Promise<TReportFile> {
     const scope = await loadScope(db, requirePrincipal(request));
     const found = await findVisibleStudyReport(db, scope, studyId);
-    if (!found?.report || reportAccessFor(scope, found.study, found.report.status) === 'none') {
-      throw AppError.notFound('Report');
-    }
+    if (!found?.report) throw AppError.notFound('Report');
+    authorizeReportOutput(
+      scope,
+      found.study,
+      reportAccessFor(scope, found.study, found.report.status),
+      action,
+    );
     const { signers, ...rest } = file;
     let signerIds: readonly string[] | undefined;
     if (signers === 'primary') {
@@ -99,14 +124,14 @@ export const reportOutputRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: "Preview the editor's current (unsaved) HTML as a PDF; nothing is stored",
-        description: `html_content is sanitised like a report save before rendering. ${LETTERHEAD_NOTE} ${ACCESS_NOTE} ${FILE_NOTE}`,
+        description: `html_content is sanitised like a report save before rendering. ${LETTERHEAD_NOTE} ${PREVIEW_ACCESS_NOTE} ${FILE_NOTE} ${RATE_NOTE}`,
         body: ZPreviewPdfBody,
         response: ZFileResponses,
       },
     },
     async (request, reply) => {
       const { body } = request;
-      const file = await render(request, body.worklist_id, {
+      const file = await render(request, body.worklist_id, 'preview', {
         format: 'pdf',
         letterhead: body.is_letterhead_enabled,
         htmlOverride: body.html_content,
@@ -122,14 +147,14 @@ export const reportOutputRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'The stored report as a DOCX',
-        description: `${LETTERHEAD_NOTE} ${ACCESS_NOTE} ${FILE_NOTE}`,
+        description: `${LETTERHEAD_NOTE} ${ACCESS_NOTE} ${FILE_NOTE} ${RATE_NOTE}`,
         body: ZReportDocumentBody,
         response: ZFileResponses,
       },
     },
     async (request, reply) => {
       const { body } = request;
-      const file = await render(request, body.worklist_id, {
+      const file = await render(request, body.worklist_id, 'render', {
         format: 'docx',
         letterhead: body.is_letterhead_enabled,
       });
@@ -144,14 +169,14 @@ export const reportOutputRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'The stored report as a PDF signed by the assigned (primary) radiologist',
-        description: `409 when the study has no assigned radiologist. ${LETTERHEAD_NOTE} ${ACCESS_NOTE} ${FILE_NOTE}`,
+        description: `409 when the study has no assigned radiologist. ${LETTERHEAD_NOTE} ${ACCESS_NOTE} ${FILE_NOTE} ${RATE_NOTE}`,
         body: ZReportDocumentBody,
         response: ZFileResponses,
       },
     },
     async (request, reply) => {
       const { body } = request;
-      const file = await render(request, body.worklist_id, {
+      const file = await render(request, body.worklist_id, 'render', {
         format: 'pdf',
         letterhead: body.is_letterhead_enabled,
         signers: 'primary',
@@ -168,14 +193,14 @@ export const reportOutputRoutes: FastifyPluginAsyncZod = async (app) => {
           tags,
           security,
           summary: `The stored report as a ${format.toUpperCase()} signed by the chosen radiologists, in order`,
-          description: `rad_user_ids: 1 to 10 active radiologists of the organisation (400 naming rad_user_ids otherwise; repeats count once). ${LETTERHEAD_NOTE} ${ACCESS_NOTE} ${FILE_NOTE}`,
+          description: `rad_user_ids: 1 to 10 active radiologists working at the study's facility (400 naming rad_user_ids otherwise; repeats count once). ${LETTERHEAD_NOTE} ${BY_RAD_ACCESS_NOTE} ${FILE_NOTE} ${RATE_NOTE}`,
           body: ZByRadDocumentBody,
           response: ZFileResponses,
         },
       },
       async (request, reply) => {
         const { body } = request;
-        const file = await render(request, body.worklist_id, {
+        const file = await render(request, body.worklist_id, 'choose-signers', {
           format,
           letterhead: body.is_letterhead_enabled,
           signers: body.rad_user_ids,

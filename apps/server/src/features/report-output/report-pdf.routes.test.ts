@@ -130,6 +130,23 @@ describe('finalizing stores the PDF', () => {
     }
   });
 
+  it('answers 409 (not 500) when the stored PDF is missing from file storage', async () => {
+    const { report } = await w.studyWithReport();
+    const final = await finalize(report.id, '<p>Lost bytes</p>');
+    const row = await reportRow(report.id);
+    const [file] = await server.db
+      .select()
+      .from(t.storedFiles)
+      .where(eq(t.storedFiles.id, row.pdfFileId ?? ''));
+    if (!file) throw new Error('no stored PDF');
+    await server.app.deps.blobs.delete(file.storageKey);
+    const response = await download(final.pdf_url ?? '');
+    expect(response.status).toBe(409);
+    expect(JSON.parse(response.body.toString('utf8'))).toMatchObject({
+      error: { code: 'CONFLICT', details: { reason: 'file-missing' } },
+    });
+  });
+
   it('an addendum brings a new current PDF; the final original and its hash stay', async () => {
     const { report } = await w.studyWithReport();
     const final = await finalize(report.id, '<p>Original words</p>');

@@ -1,9 +1,15 @@
 // Who signs a rendered report: the chosen radiologists (by-rad), else the report's signatures in
 // order, else (for a report not final yet) the assigned radiologist. Each with display name,
 // description and qualification lines, and signature image.
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, exists, inArray } from 'drizzle-orm';
 import type { TDbOrTx } from '../../db/client.ts';
-import { radiologistDetails, reportSignatures, storedFiles, users } from '../../db/schema/index.ts';
+import {
+  radiologistDetails,
+  reportSignatures,
+  storedFiles,
+  userFacilities,
+  users,
+} from '../../db/schema/index.ts';
 import type { TSignatureBlock } from '../../documents/report-document.ts';
 import type { BlobStore } from '../../files/blob-store.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -13,10 +19,12 @@ import { formatDateTime } from './patient-block.ts';
 export type TSignerRequest = {
   reportId: string;
   organisationId: string;
+  /** The study's facility: chosen signers must work there. */
+  facilityId: string;
   reportFinal: boolean;
   assignedUserId: string | null;
   timeZone: string;
-  /** Chosen signers in order (rad_user_ids): each must be an active radiologist of the organisation. */
+  /** Chosen signers in order (rad_user_ids): each an active radiologist of the study's facility. */
   signerIds?: readonly string[] | undefined;
 };
 
@@ -31,15 +39,31 @@ type TSignerRow = {
   signatureFile: typeof storedFiles.$inferSelect | null;
 };
 
+/** One answer for any unusable chosen signer: it must not tell who is a radiologist where. */
+export const UNUSABLE_SIGNER_MESSAGE =
+  "rad_user_ids: each must be an active radiologist of this study's facility";
+
 async function loadSignerRows(
   db: TDbOrTx,
   ids: readonly string[],
   organisationId: string,
-  activeRadiologistsOnly: boolean,
+  /** Only active radiologists working at this facility (chosen signers); null: anyone (own signers). */
+  chosenAtFacility: string | null,
 ): Promise<Map<string, TSignerRow>> {
   if (ids.length === 0) return new Map();
   const conditions = [inArray(users.id, [...ids]), eq(users.organisationId, organisationId)];
-  if (activeRadiologistsOnly) conditions.push(eq(users.role, 'RADIOLOGIST'), eq(users.status, 'ACTIVE'));
+  if (chosenAtFacility !== null) {
+    conditions.push(
+      eq(users.role, 'RADIOLOGIST'),
+      eq(users.status, 'ACTIVE'),
+      exists(
+        db
+          .select({ one: userFacilities.userId })
+          .from(userFacilities)
+          .where(and(eq(userFacilities.userId, users.id), eq(userFacilities.facilityId, chosenAtFacility))),
+      ),
+    );
+  }
   const rows = await db
     .select({
       id: users.id,
@@ -89,20 +113,15 @@ export async function loadSignatureBlocks(
   let rows: Map<string, TSignerRow>;
   if (request.signerIds !== undefined) {
     ids = [...new Set(request.signerIds)];
-    rows = await loadSignerRows(db, ids, request.organisationId, true);
-    const unknown = ids.filter((id) => !rows.has(id));
-    if (unknown.length > 0) {
-      throw new AppError(
-        'VALIDATION_FAILED',
-        `rad_user_ids: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not an active radiologist' : 'are not active radiologists'} of this organisation`,
-        { field: 'rad_user_ids', user_ids: unknown },
-      );
+    rows = await loadSignerRows(db, ids, request.organisationId, request.facilityId);
+    if (ids.some((id) => !rows.has(id))) {
+      throw new AppError('VALIDATION_FAILED', UNUSABLE_SIGNER_MESSAGE, { field: 'rad_user_ids' });
     }
   } else {
     ids = signed.map((row) => row.userId);
     if (ids.length === 0 && !request.reportFinal && request.assignedUserId) ids = [request.assignedUserId];
     // The report's own signers are shown whatever became of their accounts since.
-    rows = await loadSignerRows(db, ids, request.organisationId, false);
+    rows = await loadSignerRows(db, ids, request.organisationId, null);
   }
 
   const blocks: TSignatureBlock[] = [];

@@ -21,6 +21,8 @@ export const REPORT_IMAGE_LIMITS: TUploadLimits = {
   maxBytes: MAX_REPORT_IMAGE_BYTES,
   maxFiles: 10,
   maxTotalBytes: 4 * MAX_REPORT_IMAGE_BYTES,
+  // Key images are drawn in report PDFs and every reader's browser: no decompression bombs.
+  limitPixels: true,
 };
 
 /** A report the caller may edit now: 404 / 403 / 409 (final or study not writable). */

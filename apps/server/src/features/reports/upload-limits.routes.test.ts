@@ -4,6 +4,7 @@ import http from 'node:http';
 import { MAX_REPORT_IMAGE_BYTES } from '@ris/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../db/schema/index.ts';
+import { hugePng } from '../../documents/sample-report.ts';
 import { buildReportWorld, type TWorld } from '../../test/report-test-world.ts';
 import { startTestServer, type TTestServer } from '../../test/test-server.ts';
 
@@ -120,5 +121,20 @@ describe('upload limits', () => {
     expect(heavy.body).toContain('files: the images of one upload must be at most 40 MB together');
     expect(await stored()).toEqual(before);
     expect((await sendImages(report.id, [PNG, PNG])).status).toBe(201);
+  });
+
+  it('refuses a key image over 25 megapixels (a tiny file of huge dimensions), storing nothing', async () => {
+    const { report } = await w.studyWithReport();
+    const before = await stored();
+    const bomb = await sendImages(report.id, [PNG, hugePng(6000, 6000).data]);
+    expect(bomb.status).toBe(413);
+    expect(JSON.parse(bomb.body)).toMatchObject({
+      error: {
+        code: 'PAYLOAD_TOO_LARGE',
+        message: 'files (k1.png): the image is 6000 × 6000 pixels; at most 25 megapixels are accepted',
+      },
+    });
+    expect(await stored()).toEqual(before);
+    expect((await sendImages(report.id, [hugePng(5000, 5000).data])).status).toBe(201);
   });
 });

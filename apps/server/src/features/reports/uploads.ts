@@ -3,6 +3,7 @@
 // before anything is written, and served back inline with safe headers.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../files/blob-store.ts';
+import { assertImagePixels } from '../../files/image-pixels.ts';
 import { sniffMediaType, type TStoredFile } from '../../files/stored-files.ts';
 import { AppError } from '../../http/app-error.ts';
 import { readForm, type TForm } from '../worklist/commands/form-data.ts';
@@ -20,6 +21,8 @@ export type TUploadLimits = {
   maxTotalBytes: number;
   /** The form field of the files, named in messages (default "files"). */
   field?: string;
+  /** Images only: refuse any over MAX_IMAGE_PIXELS (files/image-pixels.ts), read from the header. */
+  limitPixels?: boolean;
 };
 
 const megabytes = (bytes: number) => `${Math.floor(bytes / 1024 / 1024)} MB`;
@@ -52,7 +55,8 @@ function tooLarge(limits: TUploadLimits): AppError {
 
 /**
  * Checks every file before anything is written: at least one (unless `optional`), none empty,
- * within the size limit, and of an accepted kind by its content (never its name or declared type).
+ * within the size limit, of an accepted kind by its content (never its name or declared type) and,
+ * with `limitPixels`, within the pixel limit.
  */
 export async function checkUploads(
   files: TForm['files'],
@@ -77,6 +81,7 @@ export async function checkUploads(
         { field, detected: mediaType },
       );
     }
+    if (limits.limitPixels) assertImagePixels(field, file.filename, file.data);
   }
 }
 

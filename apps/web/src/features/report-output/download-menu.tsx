@@ -14,6 +14,8 @@ export interface DownloadMenuProps {
   report: TReport;
   final: boolean;
   canListRadiologists: boolean;
+  /** "By radiologist…": administrators, facility administrators and editors of the report only. */
+  canChooseSigners: boolean;
   letterheadByDefault: boolean;
 }
 
@@ -33,6 +35,7 @@ export function DownloadMenu({
   report,
   final,
   canListRadiologists,
+  canChooseSigners,
   letterheadByDefault,
 }: DownloadMenuProps) {
   const { busy, download } = useReportDownload(study.patient_name);
@@ -77,10 +80,14 @@ export function DownloadMenu({
                 <Icon aria-hidden="true" className="size-4 text-fg-subtle" /> {label}
               </Menu.Item>
             ))}
-            <Menu.Separator className="my-1 h-px bg-line" />
-            <Menu.Item className={menuItemClassName} onSelect={() => setByRadiologist(true)}>
-              <Users aria-hidden="true" className="size-4 text-fg-subtle" /> By radiologist…
-            </Menu.Item>
+            {canChooseSigners || (final && report.pdf_url) ? (
+              <Menu.Separator className="my-1 h-px bg-line" />
+            ) : null}
+            {canChooseSigners ? (
+              <Menu.Item className={menuItemClassName} onSelect={() => setByRadiologist(true)}>
+                <Users aria-hidden="true" className="size-4 text-fg-subtle" /> By radiologist…
+              </Menu.Item>
+            ) : null}
             {final && report.pdf_url ? (
               <Menu.Item
                 className={menuItemClassName}

@@ -13,15 +13,26 @@ export interface ReportOutputActionsProps {
   userId: string;
   /** The report is FINAL: it may be shared, and its signed original downloaded. */
   final: boolean;
+  /** The caller may edit the report now: only then may unsaved text be previewed (the server's rule). */
+  canEdit: boolean;
   /** The HTML the preview renders: the editor's current content (or the final text). */
   getHtml: () => string;
 }
 
 /**
- * Preview, Download and (for a final report) Share on the report screen, offered to whoever may
- * read the report (the server's rule for all three, comm.policy.ts); its message shows if it refuses.
+ * Preview (for who may edit the report), Download and (for a final report) Share on the report
+ * screen. Download and Share are offered to whoever may read the report; "By radiologist…" to
+ * administrators, facility administrators and editors (the server's rules, report-output.policy.ts
+ * and comm.policy.ts); its message shows if it refuses.
  */
-export function ReportOutputActions({ study, report, userId, final, getHtml }: ReportOutputActionsProps) {
+export function ReportOutputActions({
+  study,
+  report,
+  userId,
+  final,
+  canEdit,
+  getHtml,
+}: ReportOutputActionsProps) {
   const role = useAuth((state) => state.user?.role ?? null);
   const letterheadByDefault = useAuth(
     (state) =>
@@ -30,17 +41,21 @@ export function ReportOutputActions({ study, report, userId, final, getHtml }: R
   const [previewHtml, setPreviewHtml] = useState<string | null>(null);
   const [sharing, setSharing] = useState(false);
   const referrer = role === 'REFERRING_PHYSICIAN';
+  const canChooseSigners = canEdit || role === 'ADMIN' || role === 'FACILITY_ADMIN';
 
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <Button variant="secondary" size="sm" onClick={() => setPreviewHtml(getHtml())}>
-        <Eye aria-hidden="true" className="size-3.5" /> Preview
-      </Button>
+      {canEdit ? (
+        <Button variant="secondary" size="sm" onClick={() => setPreviewHtml(getHtml())}>
+          <Eye aria-hidden="true" className="size-3.5" /> Preview
+        </Button>
+      ) : null}
       <DownloadMenu
         study={study}
         report={report}
         final={final}
         canListRadiologists={!referrer}
+        canChooseSigners={canChooseSigners}
         letterheadByDefault={letterheadByDefault}
       />
       {final ? (

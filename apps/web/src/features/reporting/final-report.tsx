@@ -77,6 +77,7 @@ export function FinalReport({
           report={report}
           userId={userId}
           final
+          canEdit={false}
           getHtml={() => report.content}
         />
       </div>
