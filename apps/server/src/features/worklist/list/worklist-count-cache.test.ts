@@ -103,3 +103,69 @@ describe('WorklistCountCache', () => {
     expect(cache.get('c', ORG, win(0, 60))).toBeUndefined();
   });
 });
+
+describe('WorklistCountCache.through', () => {
+  /** A read that finishes when told to, counting how often it ran. */
+  function gatedRead(value: number) {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const read = {
+      runs: 0,
+      release,
+      compute: async () => {
+        read.runs += 1;
+        await gate;
+        return { value, edges: { firstFrom: null, nextTo: null } };
+      },
+    };
+    return read;
+  }
+
+  it('reads once for every request that misses the same key together', async () => {
+    const cache = new WorklistCountCache();
+    const read = gatedRead(7);
+    const answers = Promise.all(
+      Array.from({ length: 5 }, () => cache.through('k', ORG, win(0, 60), read.compute)),
+    );
+    read.release();
+    expect(await answers).toEqual([7, 7, 7, 7, 7]);
+    expect(read.runs).toBe(1);
+    // Kept: the next request is answered without a read.
+    const later = gatedRead(8);
+    expect(await cache.through('k', ORG, win(0, 60), later.compute)).toBe(7);
+    expect(later.runs).toBe(0);
+  });
+
+  it('does not hand a read begun before a change to a request that came after it', async () => {
+    const cache = new WorklistCountCache();
+    const before = gatedRead(1);
+    const first = cache.through('k', ORG, win(0, 60), before.compute);
+    cache.invalidate(ORG);
+    const after = gatedRead(2);
+    const second = cache.through('k', ORG, win(0, 60), after.compute);
+    after.release();
+    before.release();
+    expect(await second).toBe(2);
+    expect(await first).toBe(1);
+    expect(after.runs).toBe(1);
+    // The read begun before the change was not kept; the one after it was.
+    expect(await cache.through('k', ORG, win(0, 60), gatedRead(3).compute)).toBe(2);
+  });
+
+  it('reads anew when the shared read is not valid for the window asked', async () => {
+    const cache = new WorklistCountCache();
+    const shared = {
+      runs: 0,
+      compute: async () => {
+        shared.runs += 1;
+        // A study right after the first window's end: a later end must count it.
+        return { value: 1, edges: { firstFrom: null, nextTo: ms(65) } };
+      },
+    };
+    const [a, b] = await Promise.all([
+      cache.through('k', ORG, win(0, 60), shared.compute),
+      cache.through('k', ORG, win(0, 70), async () => ({ value: 2, edges: null })),
+    ]);
+    expect([a, b]).toEqual([1, 2]);
+  });
+});

@@ -95,6 +95,8 @@ export class WorklistCountCache {
   /** False turns the cache off (benchmarks measure the uncached path); nothing is served or stored. */
   enabled = true;
   readonly #entries = new Map<string, TEntry>();
+  /** Reads in flight (see through()), by epoch, generation and key. */
+  readonly #flights = new Map<string, Promise<void>>();
   readonly #generations = new Map<string, number>();
   /** Bumped by clear(): every entry and every ticket taken before is dead. */
   #epoch = 0;
@@ -191,6 +193,44 @@ export class WorklistCountCache {
         if (key !== null && ticket && edges) this.set(key, ticket, window, edges, counted, options.maxAgeMs);
       },
     };
+  }
+
+  /**
+   * The value under `key`: from the cache, else read by `compute` once for every request that misses
+   * together. A request that misses while the same key is being read under the same generation waits
+   * for that read and takes what it stored if that is valid for its own window; otherwise (or with
+   * no read in flight) it reads itself. Without this, every change made each request in flight on a
+   * busy key read it again at once (32 connections: 32 reads per change). `compute(readEdges)` reads
+   * the value, with the window edges when asked (then it is kept).
+   */
+  async through<TValue>(
+    key: string | null,
+    organisationId: string,
+    window: TCountWindow,
+    compute: (readEdges: boolean) => Promise<{ value: TValue; edges: TWindowEdges | null }>,
+    options: { maxAgeMs?: number } = {},
+  ): Promise<TValue> {
+    const lookup = this.lookup<TValue>(key, organisationId, window, options);
+    if (lookup.value !== undefined) return lookup.value;
+    const flightKey =
+      key !== null && lookup.readEdges ? `${this.#epoch} ${this.#generation(organisationId)} ${key}` : null;
+    const flight = flightKey === null ? undefined : this.#flights.get(flightKey);
+    if (key !== null && flight) {
+      await flight;
+      const shared = this.get<TValue>(key, organisationId, window);
+      if (shared !== undefined) return shared;
+    }
+    let landed = () => {};
+    const own = new Promise<void>((resolve) => (landed = resolve));
+    if (flightKey !== null && !flight) this.#flights.set(flightKey, own);
+    try {
+      const { value, edges } = await compute(lookup.readEdges);
+      lookup.store(value, edges);
+      return value;
+    } finally {
+      if (flightKey !== null && this.#flights.get(flightKey) === own) this.#flights.delete(flightKey);
+      landed();
+    }
   }
 
   /** A study of the organisation changed (committed): its counts are dead. */

@@ -137,26 +137,27 @@ export const worklistListRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const scope = await worklistScope(db, requirePrincipal(request), request.query.facility_ids);
       const criteria = await resolveWorklistCriteria(db, scope, request.query, now());
-      const json = (body: string) =>
-        // A string with a JSON content type is sent as is (the body is already the response's JSON).
-        reply.type('application/json; charset=utf-8').send(body as never);
-      // The same page again (nothing changed, the window moved over no study): served from memory.
-      const page = cache.lookup<TCachedPage>(
+      // The same page again (nothing changed, the window moved over no study): served from memory,
+      // and read once for all the requests asking for it at the same time.
+      const readPage = async (readEdges: boolean) => {
+        const total = cachedCount<number>('total', criteria);
+        // A page to keep needs the window edges, read with the total: the cached total is not used then.
+        const options = readEdges
+          ? { total: undefined, edges: true }
+          : { total: total.value, edges: total.readEdges };
+        const { body, ...counted } = await listWorklistJson(database, criteria, request.query, options);
+        total.store(counted.total, counted.edges);
+        return { value: { body, total: counted.total }, edges: counted.edges };
+      };
+      const page = await cache.through<TCachedPage>(
         pageKey(criteria, request.query),
         criteria.scope.organisationId,
         windowOf(criteria),
+        readPage,
         { maxAgeMs: PAGE_MAX_AGE_MS },
       );
-      if (page.value) return json(page.value.body);
-      const total = cachedCount<number>('total', criteria);
-      // A page to keep needs the window edges, read with the total: the cached total is not used then.
-      const options = page.readEdges
-        ? { total: undefined, edges: true }
-        : { total: total.value, edges: total.readEdges };
-      const { body, ...counted } = await listWorklistJson(database, criteria, request.query, options);
-      total.store(counted.total, counted.edges);
-      page.store({ body, total: counted.total }, counted.edges);
-      return json(body);
+      // A string with a JSON content type is sent as is (the body is already the response's JSON).
+      return reply.type('application/json; charset=utf-8').send(page.body as never);
     },
   );
 
@@ -175,11 +176,15 @@ export const worklistListRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const scope = await worklistScope(db, requirePrincipal(request), request.query.facility_ids);
       const criteria = await resolveWorklistCriteria(db, scope, request.query, now());
-      const cached = cachedCount<TWorklistStatusCounts>('counts', criteria);
-      if (cached.value) return cached.value;
-      const { counts, edges } = await countWorklistStatuses(database, criteria, { edges: cached.readEdges });
-      cached.store(counts, edges);
-      return counts;
+      return cache.through<TWorklistStatusCounts>(
+        countKey('counts', criteria),
+        criteria.scope.organisationId,
+        windowOf(criteria),
+        async (readEdges) => {
+          const { counts, edges } = await countWorklistStatuses(database, criteria, { edges: readEdges });
+          return { value: counts, edges };
+        },
+      );
     },
   );
 };
