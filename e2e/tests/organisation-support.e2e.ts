@@ -1,50 +1,17 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { bannerPng, png } from '../support/png.ts';
-import { startE2eServer, type TE2eServer } from '../support/server.ts';
-import { signInAs } from '../support/sign-in.ts';
+import { demoSession } from '../support/demo-session.ts';
 
 // The demo seed (README.md): an administrator of every facility, a facility administrator of City
 // General Hospital, no SMTP server (support mail waits in the outbox, which administrators read).
 const ADMIN = 'admin@demo.test';
 const FACILITY_ADMIN = 'facility-admin@demo.test';
 const RADIOLOGIST = 'radiologist@demo.test';
-/** Set to a directory to keep screenshots of these screens (e.g. for a review of the UI). */
-const SCREENSHOTS = process.env.RIS_E2E_SCREENSHOTS;
 
-let server: TE2eServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startE2eServer({ env: { RIS_SEED_DEMO: 'true' } }),
-    launchBrowser(),
-  ]);
-  if (SCREENSHOTS) await mkdir(SCREENSHOTS, { recursive: true });
-});
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function signedIn(email: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  await signInAs(page, server.url, email);
-  return page;
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
-}
+const session = demoSession();
+const signedIn = (email: string) => session.signedIn(email);
+const screenshot = (page: Page, name: string) => session.screenshot(page, name, { fullPage: true });
 
 async function openFromNavigation(page: Page, name: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();

@@ -1,59 +1,24 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
-import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import type { Download, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { api, apiSignIn } from '../support/api.ts';
-import { launchBrowser } from '../support/browser.ts';
-import { startE2eServer, type TE2eServer } from '../support/server.ts';
-import { signInAs } from '../support/sign-in.ts';
+import { demoSession } from '../support/demo-session.ts';
 
 // The demo seed (README.md) has FINAL studies with report text in every facility, and no SMTP or
 // WhatsApp provider: shared reports wait in the outbox.
 const ADMIN = 'admin@demo.test';
 const RADIOLOGIST = 'radiologist@demo.test';
-/** Set to a directory to keep screenshots of the report output screens (e.g. for a review of the UI). */
-const SCREENSHOTS = process.env.RIS_E2E_SCREENSHOTS;
 
-let server: TE2eServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startE2eServer({ env: { RIS_SEED_DEMO: 'true' } }),
-    launchBrowser(),
-  ]);
-  if (SCREENSHOTS) await mkdir(SCREENSHOTS, { recursive: true });
-});
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function signedIn(email: string): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: { width: 1440, height: 1000 },
-    acceptDownloads: true,
-  });
-  contexts.push(context);
-  const page = await context.newPage();
-  await signInAs(page, server.url, email);
-  return page;
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, name) });
-}
+const session = demoSession();
+const signedIn = (email: string) => session.signedIn(email, { acceptDownloads: true });
+const screenshot = (page: Page, name: string) => session.screenshot(page, name, {});
 
 type TItem = { id: string; patient_name: string };
 
 async function firstStudy(email: string, query: string): Promise<TItem> {
-  const user = await apiSignIn(server.url, email);
+  const user = await apiSignIn(session.server.url, email);
   const page = await api<{ items: TItem[] }>(
-    server.url,
+    session.server.url,
     user,
     'GET',
     `/worklist?${query}&date_range_type=LAST_1_MONTH&limit=1`,
@@ -80,7 +45,7 @@ describe('report output', () => {
   it('downloads a final report as PDF and DOCX by the patient name (no preview), and shares it', async () => {
     const study = await firstStudy(ADMIN, 'statuses=FINAL');
     const page = await signedIn(ADMIN);
-    await page.goto(`${server.url}/worklist/${study.id}`);
+    await page.goto(`${session.server.url}/worklist/${study.id}`);
     await page.getByRole('article', { name: 'Report text' }).waitFor();
 
     // A final report is not previewed with other content (the server refuses it): downloads only.
@@ -120,16 +85,16 @@ describe('report output', () => {
 
   it("previews the editor's current text of a report being written, then downloads the signed original", async () => {
     const [admin, radiologist] = await Promise.all([
-      apiSignIn(server.url, ADMIN),
-      apiSignIn(server.url, RADIOLOGIST),
+      apiSignIn(session.server.url, ADMIN),
+      apiSignIn(session.server.url, RADIOLOGIST),
     ]);
     const study = await firstStudy(ADMIN, 'statuses=TO_READ');
-    await api(server.url, admin, 'PUT', '/worklist/assign/radiologist', {
+    await api(session.server.url, admin, 'PUT', '/worklist/assign/radiologist', {
       worklist_ids: [study.id],
       last_assigned_user_fk: radiologist.id,
     });
     const page = await signedIn(RADIOLOGIST);
-    await page.goto(`${server.url}/worklist/${study.id}`);
+    await page.goto(`${session.server.url}/worklist/${study.id}`);
     const editor = page.getByRole('textbox', { name: 'Report text' });
     await expect.poll(() => editor.getAttribute('contenteditable'), { timeout: 15_000 }).toBe('true');
     await editor.click();

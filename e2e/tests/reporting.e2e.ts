@@ -1,12 +1,8 @@
-import { mkdir } from 'node:fs/promises';
-import { crc32, deflateSync } from 'node:zlib';
-import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { api, apiSignIn } from '../support/api.ts';
-import { launchBrowser } from '../support/browser.ts';
-import { startE2eServer, type TE2eServer } from '../support/server.ts';
-import { signInAs } from '../support/sign-in.ts';
+import { demoSession } from '../support/demo-session.ts';
+import { png } from '../support/png.ts';
 
 // The demo seed (README.md): the radiologist works in all three facilities, the transcriptionist in
 // the first two; both radiologist and reporter have the macros nad, nfl, corr, fu6; DEFAULT templates
@@ -14,35 +10,10 @@ import { signInAs } from '../support/sign-in.ts';
 const RADIOLOGIST = 'radiologist@demo.test';
 const TRANSCRIPTIONIST = 'transcriptionist@demo.test';
 const ADMIN = 'admin@demo.test';
-/** Set to a directory to keep screenshots of the reporting screen (e.g. for a review of the UI). */
-const SCREENSHOTS = process.env.RIS_E2E_SCREENSHOTS;
 
-let server: TE2eServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startE2eServer({ env: { RIS_SEED_DEMO: 'true' } }),
-    launchBrowser(),
-  ]);
-  if (SCREENSHOTS) await mkdir(SCREENSHOTS, { recursive: true });
-});
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function signedIn(email: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  await signInAs(page, server.url, email);
-  return page;
-}
+const session = demoSession();
+const signedIn = (email: string) => session.signedIn(email);
+const screenshot = (page: Page, name: string) => session.screenshot(page, name, { fullPage: true });
 
 type TItem = { id: string; patient_name: string; patient_id: string; study: string | null };
 
@@ -52,24 +23,24 @@ type TItem = { id: string; patient_name: string; patient_id: string; study: stri
  */
 async function collaborativeStudy(): Promise<TItem> {
   const [admin, radiologist, transcriptionist] = await Promise.all([
-    apiSignIn(server.url, ADMIN),
-    apiSignIn(server.url, RADIOLOGIST),
-    apiSignIn(server.url, TRANSCRIPTIONIST),
+    apiSignIn(session.server.url, ADMIN),
+    apiSignIn(session.server.url, RADIOLOGIST),
+    apiSignIn(session.server.url, TRANSCRIPTIONIST),
   ]);
   const page = await api<{ items: TItem[] }>(
-    server.url,
+    session.server.url,
     transcriptionist,
     'GET',
     '/worklist?statuses=TO_READ&date_range_type=LAST_1_MONTH&limit=1',
   );
   const study = page.items[0];
   if (!study) throw new Error('the demo seed has no TO_READ study in the transcriptionist facilities');
-  await api(server.url, admin, 'PUT', '/worklist/assign/radiologist', {
+  await api(session.server.url, admin, 'PUT', '/worklist/assign/radiologist', {
     worklist_ids: [study.id],
     last_assigned_user_fk: radiologist.id,
   });
   // A description of its own, so the watcher's worklist row is this study, not the patient's others.
-  return api<TItem>(server.url, admin, 'PUT', `/worklist/${study.id}`, {
+  return api<TItem>(session.server.url, admin, 'PUT', `/worklist/${study.id}`, {
     collaboration_enabled: true,
     study: `Reporting e2e ${study.id.slice(0, 8)}`,
   });
@@ -79,7 +50,7 @@ const editorOf = (page: Page): Locator => page.getByRole('textbox', { name: 'Rep
 const statusOf = (page: Page): Locator => page.getByTestId('study-status');
 
 async function openReport(page: Page, study: TItem): Promise<void> {
-  await page.goto(`${server.url}/worklist/${study.id}`);
+  await page.goto(`${session.server.url}/worklist/${study.id}`);
   await reportReady(page, study);
 }
 
@@ -104,10 +75,6 @@ async function expectText(page: Page, text: string): Promise<void> {
   await expect.poll(() => editorOf(page).textContent(), { timeout: 10_000 }).toContain(text);
 }
 
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
-}
-
 /** Runs a scenario; when it fails (and SCREENSHOTS is set) keeps a picture of every page first. */
 async function withFailureShots(pages: Record<string, Page>, run: () => Promise<void>): Promise<void> {
   try {
@@ -122,35 +89,12 @@ async function withFailureShots(pages: Record<string, Page>, run: () => Promise<
   }
 }
 
-/** A small RGB PNG (a diagonal gradient), so uploads pass the server's content check. */
-function png(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer): Buffer => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), body.length + 4);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const rows = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y += 1) {
-    for (let x = 0; x < width; x += 1) {
-      const at = y * (width * 3 + 1) + 1 + x * 3;
-      const v = Math.round(((x + y) / (width + height)) * 255);
-      rows.set([v, v, v], at);
-    }
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+/** A small grey diagonal gradient, so uploads pass the server's content check. */
+const gradientPng = (width: number, height: number) =>
+  png(width, height, (x, y) => {
+    const v = Math.round(((x + y) / (width + height)) * 255);
+    return [v, v, v];
+  });
 
 describe('reporting workspace', () => {
   it('a radiologist and a transcriptionist write a report together, hand it over and finalize it', async () => {
@@ -279,7 +223,7 @@ describe('reporting workspace', () => {
       await panel.locator('input[type=file]').setInputFiles({
         name: 'lesion.png',
         mimeType: 'image/png',
-        buffer: png(160, 120),
+        buffer: gradientPng(160, 120),
       });
       const thumbnail = panel.getByRole('button', { name: 'Insert lesion.png' }).locator('img');
       await expect.poll(() => thumbnail.getAttribute('src'), { timeout: 10_000 }).toMatch(/^blob:/);
