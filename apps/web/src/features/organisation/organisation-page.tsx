@@ -34,12 +34,12 @@ export function OrganisationPage() {
     enabled: organisationId !== '',
   });
 
-  const title = details.data?.name ?? 'Organisation';
+  // The heading stays the screen's name (as on every screen); the organisation's name leads the line
+  // under it once loaded.
+  const purpose = admin ? 'Report layout, letterheads and outgoing messages' : "Your facility's letterhead";
+  const name = details.data?.name;
   return (
-    <Page
-      title={title}
-      description={admin ? 'Report layout, letterheads and outgoing messages' : "Your facility's letterhead"}
-    >
+    <Page title="Organisation" description={name ? `${name} — ${purpose}` : purpose}>
       {admin ? (
         <nav aria-label="Organisation sections" className="flex gap-1 border-b border-line">
           {SECTIONS.map(({ id, label }) => (
