@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ZRecordStatus } from '../common/enums.ts';
 import { ZUuid } from '../common/uuid.ts';
+import { ZFacility } from '../users/user.schemas.ts';
 import { ZFormBoolean } from '../reports/report-output.schemas.ts';
 
 /** Letterhead images: PNG or JPEG, at most 2 MB each (checked by content on the server). */
@@ -9,18 +10,7 @@ export const LETTERHEAD_MEDIA_TYPES = ['image/png', 'image/jpeg'] as const;
 export const MAX_LETTERHEAD_BYTES = 2 * 1024 * 1024;
 
 /** A facility with its letterhead (GET /user/facility/{id} and every facility write). */
-export const ZFacilityDetails = z.object({
-  id: ZUuid,
-  organisation_fk: ZUuid,
-  parent_facility_fk: ZUuid.nullable(),
-  name: z.string(),
-  code: z.string(),
-  address: z.string().nullable(),
-  phone: z.string().nullable(),
-  email: z.string().nullable(),
-  time_zone: z.string(),
-  status: ZRecordStatus,
-  letterhead_enabled: z.boolean(),
+export const ZFacilityDetails = ZFacility.extend({
   /** API paths of the letterhead images (GET with the bearer token), null when none is uploaded. */
   header_file_url: z.string().nullable(),
   footer_file_url: z.string().nullable(),

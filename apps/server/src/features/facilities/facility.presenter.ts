@@ -1,22 +1,13 @@
 import { facilityFooterPath, facilityHeaderPath, type TFacilityDetails } from '@ris/domain';
 import type { facilities } from '../../db/schema/index.ts';
+import { presentFacility } from '../users/users.presenter.ts';
 
 export type TFacilityRow = typeof facilities.$inferSelect;
 
-/** facilities row → ZFacilityDetails (letterhead images as API paths, null when none). */
+/** facilities row → ZFacilityDetails: the facility as everywhere, plus its letterhead images as API paths. */
 export function presentFacilityDetails(row: TFacilityRow): TFacilityDetails {
   return {
-    id: row.id,
-    organisation_fk: row.organisationId,
-    parent_facility_fk: row.parentFacilityId,
-    name: row.name,
-    code: row.code,
-    address: row.address,
-    phone: row.phone,
-    email: row.email,
-    time_zone: row.timeZone,
-    status: row.status,
-    letterhead_enabled: row.letterheadEnabled,
+    ...presentFacility(row),
     header_file_url: row.letterheadHeaderFileId ? facilityHeaderPath(row.id) : null,
     footer_file_url: row.letterheadFooterFileId ? facilityFooterPath(row.id) : null,
     updated_at: row.updatedAt.toISOString(),
