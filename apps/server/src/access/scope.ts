@@ -5,8 +5,9 @@ import { queryRows } from '../db/rows.ts';
 import { AppError } from '../http/app-error.ts';
 
 /**
- * What a caller may see, resolved from the database on each request (so a change of assignment
- * applies at once): the organisation, and the facilities within it. Every query of a scoped record
+ * What a caller may see, resolved on each request (so a change of assignment applies at once: the
+ * facility list comes from the verifier's cache of the user, which every replica drops when a command
+ * announces the change, else from the database): the organisation, and the facilities within it. Every query of a scoped record
  * filters by these in SQL; a record outside them answers 404.
  */
 export type TScope = {
@@ -46,11 +47,12 @@ export async function loadScope(db: TDbOrTx, principal: TPrincipal): Promise<TSc
     );
     return { principal, organisationId, allFacilities: true, facilityIds: rows.map((row) => row.id) };
   }
+  const cached = principal.assignedFacilityIds ? await principal.assignedFacilityIds() : null;
   return {
     principal,
     organisationId,
     allFacilities: false,
-    facilityIds: await assignedFacilityIds(db, principal.userId, organisationId),
+    facilityIds: cached ? [...cached] : await assignedFacilityIds(db, principal.userId, organisationId),
   };
 }
 

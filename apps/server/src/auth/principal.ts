@@ -3,10 +3,10 @@ import type { TRadiologistUserType, TRole } from '@ris/domain';
 /**
  * Who is calling: the verified claims of an ID token, with the user's current role, radiologist type
  * and organisation (from the verifier's cache, not from the token). Routes read it from
- * `request.principal` (set by the authenticate hook). Scope (which facilities) is resolved per request
- * from the database by access/scope.ts, so a change of assignment applies at once, not only at the
- * next token. Commands that change a role or organisation call publishUserChange (auth/revocation.ts)
- * inside their transaction.
+ * `request.principal` (set by the authenticate hook). Scope (which facilities) is resolved at each use
+ * by access/scope.ts, from the verifier's cache of the user (or the database), so a change of
+ * assignment applies at once, not only at the next token. Commands that change a role, organisation
+ * or facility assignment call publishUserChange (auth/revocation.ts) inside their transaction.
  */
 export type TPrincipal = {
   userId: string;
@@ -21,6 +21,12 @@ export type TPrincipal = {
   sessionId: string;
   /** Seconds since the epoch, from the token's `iat`. */
   issuedAt: number;
+  /**
+   * The facilities the user is assigned to now, from the verifier's cache (kept current by
+   * publishUserChange on every replica); null when it cannot tell. Absent: access/scope.ts reads the
+   * database.
+   */
+  assignedFacilityIds?: () => Promise<readonly string[] | null>;
 };
 
 /** Verifies an ID token for HTTP, socket.io and Hocuspocus alike. */

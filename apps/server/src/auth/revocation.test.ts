@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../db/schema/index.ts';
-import { buildUser } from '../test/factories.ts';
+import { userFacilities, users } from '../db/schema/index.ts';
+import { buildFacility, buildUser } from '../test/factories.ts';
 import { startTestServer, type TTestServer } from '../test/test-server.ts';
 import { startRevocationListener } from './revocation-listener.ts';
 import {
@@ -128,6 +128,33 @@ describe('the revocation cache', () => {
       expect(cache.peek(user.id)?.role).toBe('TRANSCRIPTIONIST');
     } finally {
       offHold();
+      offUser();
+    }
+  });
+
+  it("serves a user's facilities from the cache until a change of assignment is announced", async () => {
+    const a = await buildFacility(server.db);
+    const other = await buildFacility(server.db, { organisationId: a.organisationId });
+    const foreign = await buildFacility(server.db);
+    const user = await buildUser(server.db, { role: 'TRANSCRIPTIONIST', facilities: [a] });
+    const cache = new RevocationCache(server.db);
+    const offUser = onLocalRevocation((userId) => cache.invalidate(userId));
+    try {
+      expect(await cache.facilityIdsOf(user.id, a.organisationId)).toEqual([a.id]);
+      // A row written without an announcement is not seen: the state is served from memory.
+      await server.db.insert(userFacilities).values([
+        { userId: user.id, facilityId: other.id },
+        // An assignment to another organisation's facility never enters the scope.
+        { userId: user.id, facilityId: foreign.id },
+      ]);
+      expect(await cache.facilityIdsOf(user.id, a.organisationId)).toEqual([a.id]);
+      await publishUserChange(server.db, user.id);
+      expect([...((await cache.facilityIdsOf(user.id, a.organisationId)) ?? [])].sort()).toEqual(
+        [a.id, other.id].sort(),
+      );
+      // Asked for another organisation than the user's: unknown, the caller reads the database.
+      expect(await cache.facilityIdsOf(user.id, foreign.organisationId)).toBeNull();
+    } finally {
       offUser();
     }
   });

@@ -33,8 +33,8 @@ function isTransaction(db: TDbOrTx): db is TTx {
 }
 
 /**
- * Tells every replica that `userId`'s sessions, status, tokens_valid_after, role, organisation or
- * radiologist user type changed, so their verifiers reload it. Runs NOTIFY on `db`: inside the
+ * Tells every replica that `userId`'s sessions, status, tokens_valid_after, role, organisation,
+ * radiologist user type or facility assignments (user_facilities) changed, so their verifiers reload it. Runs NOTIFY on `db`: inside the
  * caller's transaction it is delivered at commit and dropped on rollback.
  *
  * Every command that changes one of those (admin commands changing a role or organisation, disabling
@@ -93,6 +93,8 @@ export type TUserTokenState = {
   role: TRole | null;
   organisationId: string | null;
   userType: TRadiologistUserType | null;
+  /** The facilities the user is assigned to (user_facilities) within that organisation. */
+  facilityIds: readonly string[];
   /** Sessions not revoked when the state was loaded. */
   liveSessions: Set<string>;
   /** Session ids presented since the load and confirmed not live (no reload for each of them). */
@@ -159,6 +161,17 @@ export class RevocationCache {
     for (const loads of this.#loads.values()) for (const load of loads) load.stale = true;
   }
 
+  /**
+   * The facilities `userId` is assigned to within `organisationId`: from the cached state, else
+   * loaded (and cached) as load() does; null when the user is gone or now in another organisation
+   * (the caller then reads the database). Kept current like the rest of the state: every command
+   * that changes a user's facility assignments calls publishUserChange.
+   */
+  async facilityIdsOf(userId: string, organisationId: string): Promise<readonly string[] | null> {
+    const state = this.peek(userId) ?? (await this.load(userId));
+    return state && state.organisationId === organisationId ? state.facilityIds : null;
+  }
+
   /** Records a session this process just created, so its first token needs no reload. */
   noteSession(userId: string, sessionId: string): void {
     this.#entries.get(userId)?.liveSessions.add(sessionId);
@@ -183,6 +196,10 @@ export class RevocationCache {
           role: users.role,
           organisationId: users.organisationId,
           radiologistType: radiologistDetails.userType,
+          facilityIds: sql<string[] | null>`(
+            SELECT array_agg(uf.facility_id::text) FROM user_facilities uf
+            JOIN facilities f ON f.id = uf.facility_id
+            WHERE uf.user_id = ${users.id} AND f.organisation_id = ${users.organisationId})`,
           liveSessions: sql<string[] | null>`(
             SELECT array_agg(${authSessions.id}::text) FROM ${authSessions}
             WHERE ${authSessions.userId} = ${users.id} AND ${authSessions.revokedAt} IS NULL)`,
@@ -201,6 +218,7 @@ export class RevocationCache {
       role: row.role,
       organisationId: row.organisationId,
       userType: row.role === 'RADIOLOGIST' ? (row.radiologistType ?? 'RADIOLOGIST') : null,
+      facilityIds: row.facilityIds ?? [],
       liveSessions: new Set(row.liveSessions ?? []),
       deadSessions: new Set(),
     };
@@ -221,5 +239,6 @@ type TStateRow = {
   role: TRole | null;
   organisationId: string | null;
   radiologistType: TRadiologistUserType | null;
+  facilityIds: string[] | null;
   liveSessions: string[] | null;
 };

@@ -38,6 +38,9 @@ export class IdTokenVerifier implements TokenVerifier {
       throw idTokenRevoked();
     }
     // Role and radiologist type are the user's current ones, not those the token was signed with.
+    const cache = this.#cache;
+    const { sub: userId } = claims;
+    const organisationId = state.organisationId;
     return {
       userId: claims.sub,
       email: claims.email,
@@ -47,6 +50,9 @@ export class IdTokenVerifier implements TokenVerifier {
       facilityIds: claims.fac,
       sessionId: claims.sid,
       issuedAt: claims.iat,
+      // Read at each use (a socket's principal lives for the connection), from the same cache.
+      assignedFacilityIds: async () =>
+        organisationId === null ? null : cache.facilityIdsOf(userId, organisationId),
     };
   }
 }

@@ -2,7 +2,7 @@ import { notificationTopic, worklistItemTopic } from '@ris/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { disableUser } from '../auth/disable-user.ts';
-import { revokeUserTokens } from '../auth/revocation.ts';
+import { publishUserChange, revokeUserTokens } from '../auth/revocation.ts';
 import { signOut } from '../auth/session-commands.ts';
 import { referringPhysicians, userFacilities } from '../db/schema/index.ts';
 import { tokenFor } from '../test/auth-helpers.ts';
@@ -278,6 +278,8 @@ describe('delivery', () => {
         and(eq(userFacilities.userId, w.radiologistA.id), eq(userFacilities.facilityId, w.facilityA.id)),
       );
     await server.db.insert(userFacilities).values({ userId: w.radiologistA.id, facilityId: w.facilityB.id });
+    // What a command changing assignments does: every replica's cache of the user is dropped.
+    await publishUserChange(server.db, w.radiologistA.id);
     expect(await listenTopic(a.socket, 'worklist')).toMatchObject({ ok: true });
 
     const itemA = await worklistItemOf(server.db, w.studyA.id);
