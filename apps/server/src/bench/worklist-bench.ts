@@ -6,7 +6,7 @@
 // it from another (worklist-bench-http.ts; BENCH_HTTP_TOOL=wrk|autocannon|both,
 // BENCH_HTTP_UNCACHED=1 also measures the server with the count cache off). Drops the database after
 // (BENCH_KEEP_DB=1 keeps it; with BENCH_REUSE_DB=1 a database kept by an earlier run is measured
-// again without reloading).
+// again without reloading; BENCH_LOAD_ONLY=1 with BENCH_KEEP_DB=1 only loads it).
 // Run: node apps/server/dist/bench/worklist-bench.js  (after npm run build). Prints tables.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -89,6 +89,12 @@ try {
   const loadStarted = performance.now();
   const ids = reuse ? await loadedBenchIds(database.db) : await generateWorklistData(database.db, STUDIES);
   const loadSeconds = (performance.now() - loadStarted) / 1000;
+  if (process.env.BENCH_LOAD_ONLY === '1') {
+    process.stdout.write(
+      `\nLoaded ${STUDIES.toLocaleString('en')} studies into ${DB_NAME} in ${loadSeconds.toFixed(1)} s.\n`,
+    );
+    process.exit(0);
+  }
 
   const config = loadConfig({
     NODE_ENV: 'production',
@@ -112,7 +118,7 @@ try {
     return session.body.id_token;
   }
   const adminToken = await tokenOf(ids.adminId);
-  const mixes = [
+  const allMixes = [
     { name: 'admin, all facilities, today', token: adminToken, query: 'limit=25' },
     {
       name: 'radiologist, 5 facilities, last week, CT+MR',
@@ -135,6 +141,11 @@ try {
       query: `limit=25&date_range_type=LAST_1_MONTH&search=${encodeURIComponent('fernandez jos')}`,
     },
   ];
+  // BENCH_MIXES=radiologist,reporter measures only the mixes whose names contain one of the words;
+  // BENCH_LATENCY=0 skips the in-process latency table, BENCH_HTTP=0 the throughput table.
+  const only = (process.env.BENCH_MIXES ?? '').split(',').filter((word) => word !== '');
+  const mixes =
+    only.length === 0 ? allMixes : allMixes.filter((mix) => only.some((word) => mix.name.includes(word)));
   const endpoints = [
     { label: 'GET /worklist', path: '/api/v1/worklist' },
     { label: 'GET /worklist/status/count', path: '/api/v1/worklist/status/count' },
@@ -160,7 +171,7 @@ try {
     return { total, p50: percentile(times, 50).toFixed(1), p99: percentile(times, 99).toFixed(1) };
   }
   const latencyRows: string[] = [];
-  for (const mix of mixes) {
+  for (const mix of process.env.BENCH_LATENCY === '0' ? [] : mixes) {
     for (const endpoint of endpoints) {
       const url = `${endpoint.path}?${mix.query}`;
       countCache.enabled = false;
@@ -226,7 +237,7 @@ try {
     ...(HTTP_WRITES_PER_SECOND > 0 ? [{ cache: 'on', writes: HTTP_WRITES_PER_SECOND }] : []),
     ...(process.env.BENCH_HTTP_UNCACHED === '1' ? [{ cache: 'off', writes: 0 }] : []),
   ];
-  for (const { cache: cacheMode, writes } of cacheModes) {
+  for (const { cache: cacheMode, writes } of process.env.BENCH_HTTP === '0' ? [] : cacheModes) {
     const server = await startBenchServer({
       BENCH_SERVER_DATABASE_URL: dbUrl.toString(),
       BENCH_SERVER_TOKEN_SECRET: TOKEN_SECRET,

@@ -133,6 +133,10 @@ export const studies = pgTable(
     index('studies_organisation_study_datetime_idx').on(t.organisationId, t.studyDatetime),
     // - search: substring match on search_text (trigram GIN; needs 3+ characters to be selective)
     index('studies_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    // - search within a date range: the same trigrams keyed by the week of created_at (migration
+    //   0005, ris_search_week_keys), so a window's matches are found without visiting the rows of
+    //   every other week that match the text
+    index('studies_search_week_idx').using('gin', sql`ris_search_week_keys(${t.searchText}, ${t.createdAt})`),
     // Foreign keys looked up or cascaded from the other side.
     index('studies_patient_idx').on(t.patientId),
     index('studies_referring_physician_idx')

@@ -34,6 +34,12 @@ export type TWorklistCriteria = {
   to: { at: Date; inclusive: boolean } | null;
   /** The search text with LIKE's % _ \ escaped, or null. */
   searchPattern: string | null;
+  /**
+   * With a search over a bounded range of at most MAX_SEARCH_WEEKS weeks whose text has a trigram
+   * (three ASCII letters or digits in a row): the text as typed and the weeks of created_at the range
+   * covers, for the week-keyed trigram index (migration 0005). Null: the plain trigram index serves.
+   */
+  searchWeeks: { term: string; weeks: number[] } | null;
   /** What the date filter asked for (the preset and time zone, or the custom bounds), for cache keys. */
   dateKey: string;
 };
@@ -132,6 +138,32 @@ async function checkUserIds(db: TDbOrTx, scope: TScope, ids: string[]): Promise<
   }
 }
 
+/** A week of created_at as ris_search_week() numbers it: whole weeks since the Unix epoch. */
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+export const searchWeekOf = (at: Date): number => Math.floor(at.getTime() / WEEK_MS);
+
+/**
+ * Up to this many weeks a search reads the week-keyed index (one index scan per week); a longer or
+ * open range reads the plain trigram index, which finds the text's studies of every week.
+ */
+export const MAX_SEARCH_WEEKS = 16;
+
+/**
+ * The weeks to search, or null for the plain index. The text must hold three ASCII letters or digits
+ * in a row: normalisation (ris_unaccent, lower) leaves them as they are, so the searched keys are
+ * never empty (an empty key list would match every row of the index).
+ */
+function searchWeeksOf(
+  term: string,
+  range: Pick<TWorklistCriteria, 'from' | 'to'>,
+): TWorklistCriteria['searchWeeks'] {
+  if (!range.from || !range.to || !/[A-Za-z0-9]{3}/.test(term)) return null;
+  const first = searchWeekOf(range.from);
+  const last = searchWeekOf(range.to.at);
+  if (last - first + 1 > MAX_SEARCH_WEEKS) return null;
+  return { term, weeks: Array.from({ length: last - first + 1 }, (_, index) => first + index) };
+}
+
 /** Checks the filters against the caller's scope and resolves dates; throws 4xx naming the field. */
 export async function resolveWorklistCriteria(
   db: TDbOrTx,
@@ -161,6 +193,7 @@ export async function resolveWorklistCriteria(
     facilityIds,
     ...range,
     searchPattern: search === '' ? null : escapeLike(search),
+    searchWeeks: search === '' ? null : searchWeeksOf(search, range),
   };
 }
 
@@ -228,10 +261,20 @@ export function worklistWhere(
         : sql`"studies"."created_at" < ${at}::timestamptz`,
     );
   }
-  if (criteria.searchPattern !== null) {
-    conditions.push(
-      sql`"studies"."search_text" like '%' || lower(ris_unaccent(${criteria.searchPattern})) || '%'`,
+  const { searchPattern, searchWeeks } = criteria;
+  if (searchWeeks && criteria.from && bounds.from && criteria.to && bounds.to) {
+    // Within the range's weeks only (both bounds apply, so every match lies in one of them): one scan
+    // of the week-keyed index per week, ORed, finds the rows of those weeks with the trigrams. The
+    // substring test is strpos, which the plain trigram index cannot serve: it would otherwise be
+    // chosen on estimates and find the text's rows of every week again.
+    const perWeek = searchWeeks.weeks.map(
+      (week) =>
+        sql`ris_search_week_keys("studies"."search_text", "studies"."created_at") @> ris_search_query_keys(${searchWeeks.term}, ${week}::int)`,
     );
+    conditions.push(sql`(${sql.join(perWeek, sql.raw(' or '))})`);
+    conditions.push(sql`strpos("studies"."search_text", lower(ris_unaccent(${searchWeeks.term}))) > 0`);
+  } else if (searchPattern !== null) {
+    conditions.push(sql`"studies"."search_text" like '%' || lower(ris_unaccent(${searchPattern})) || '%'`);
   }
   return sql.join(conditions, sql.raw(' and '));
 }

@@ -1,0 +1,225 @@
+// GET /worklist search over date ranges: the week-keyed trigram index (migration 0005) must find
+// exactly what the plain LIKE on search_text finds, at week edges, for texts with and without an
+// ASCII trigram, over short, long and open ranges; and a bounded search must be planned on it.
+import { ZWorklistFilters, type TWorklistListResponse, type TWorklistStatusCounts } from '@ris/domain';
+import { sql, TransactionRollbackError } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScope } from '../../../access/scope.ts';
+import type { TPrincipal } from '../../../auth/principal.ts';
+import { queryRows } from '../../../db/rows.ts';
+import { tokenFor } from '../../../test/auth-helpers.ts';
+import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
+import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import {
+  escapeLike,
+  MAX_SEARCH_WEEKS,
+  resolveWorklistCriteria,
+  searchWeekOf,
+  worklistWhere,
+} from './worklist-criteria.ts';
+
+const WEEK_MS = 7 * 24 * 3_600_000;
+const NOW = new Date('2026-11-19T12:00:00Z');
+/** The start of NOW's week as ris_search_week() counts weeks (a Thursday, 00:00 UTC). */
+const WEEK_START = new Date(searchWeekOf(NOW) * WEEK_MS);
+const before = (ms: number) => new Date(NOW.getTime() - ms);
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+let server: TTestServer;
+let token = '';
+let organisationId = '';
+let principal: TPrincipal;
+
+beforeAll(async () => {
+  server = await startTestServer({ clock: () => NOW });
+  const db = server.db;
+  const organisation = await buildOrganisation(db);
+  organisationId = organisation.id;
+  const facility = await buildFacility(db, { organisationId });
+  const admin = await buildUser(db, { role: 'ADMIN', organisationId });
+  token = await tokenFor(server, admin);
+  principal = {
+    userId: admin.id,
+    email: admin.email,
+    organisationId,
+    role: 'ADMIN',
+    userType: null,
+    facilityIds: [],
+    sessionId: '',
+    issuedAt: 0,
+  };
+  // Another organisation's Fernández, in the same weeks: never found.
+  const foreign = await buildFacility(db);
+  const names = [
+    'José Fernández',
+    'Ana FERNANDEZ García',
+    'Lucía Hernández',
+    'Peter O’Brien',
+    'सीता देवी',
+    'Zoë Müller',
+    'Fernando Ruiz',
+  ];
+  const instants = [
+    before(HOUR),
+    WEEK_START,
+    new Date(WEEK_START.getTime() - 1),
+    before(3 * DAY),
+    before(8 * DAY),
+    before(20 * DAY),
+    before(29 * DAY),
+    before(31 * DAY),
+    before(40 * DAY),
+    before(20 * WEEK_MS),
+    before(60 * WEEK_MS),
+  ];
+  let n = 0;
+  for (const createdAt of instants) {
+    for (const patientName of names) {
+      n += 1;
+      await buildStudy(db, {
+        facility,
+        patientName,
+        patientIdentifier: `MRN-${String(n).padStart(4, '0')}`,
+        accessionNumber: `ACC_${n}%`,
+        studyDescription: n % 2 ? 'CT Brain' : 'MR Knee',
+        createdAt,
+        updatedAt: createdAt,
+      });
+    }
+  }
+  await buildStudy(db, { facility: foreign, patientName: 'José Fernández', createdAt: before(HOUR) });
+});
+
+afterAll(async () => server.close());
+
+const RANGES = {
+  today: 'date_range_type=TODAY&time_zone=UTC',
+  week: 'date_range_type=LAST_1_WEEK',
+  month: 'date_range_type=LAST_1_MONTH',
+  'week edge': `date_range_type=CUSTOM&start_date=${new Date(WEEK_START.getTime() - 1).toISOString()}&end_date=${WEEK_START.toISOString()}`,
+  '16 weeks': `date_range_type=CUSTOM&start_date=${before((MAX_SEARCH_WEEKS - 1) * WEEK_MS).toISOString()}&end_date=${NOW.toISOString()}`,
+  '30 weeks (plain index)': `date_range_type=CUSTOM&start_date=${before(30 * WEEK_MS).toISOString()}&end_date=${NOW.toISOString()}`,
+  'open start (plain index)': `date_range_type=CUSTOM&end_date=${NOW.toISOString()}`,
+  'open end (plain index)': `date_range_type=CUSTOM&start_date=${before(10 * DAY).toISOString()}`,
+} as const;
+
+const TERMS = [
+  'fernand',
+  'FERNÁND',
+  'fernandez jos',
+  'ernánd',
+  'fer',
+  'o’brien',
+  'mrn-00',
+  'acc_1',
+  '1%',
+  'सीता',
+  'zoë m',
+  'ct brain',
+  'no such patient',
+];
+
+/** The worklist criteria of a query string, as the route resolves them for the admin. */
+async function criteriaOf(query: string) {
+  const filters = ZWorklistFilters.parse(Object.fromEntries(new URLSearchParams(query)));
+  return resolveWorklistCriteria(server.db, await loadScope(server.db, principal), filters, NOW);
+}
+
+/** The oracle: the organisation's listed studies whose search_text contains the term, in the range. */
+async function expected(term: string, range: string): Promise<string[]> {
+  const criteria = await criteriaOf(range);
+  const from = criteria.from?.toISOString() ?? '-infinity';
+  const to = criteria.to?.at.toISOString() ?? 'infinity';
+  const rows = await queryRows<{ id: string }>(
+    server.db,
+    sql`select id from studies where organisation_id = ${organisationId} and status <> 'DELETED'
+      and created_at >= ${from}::timestamptz and created_at <= ${to}::timestamptz
+      and search_text like '%' || lower(ris_unaccent(${escapeLike(term)})) || '%'`,
+  );
+  return rows.map((row) => row.id).sort();
+}
+
+async function found(term: string, range: string) {
+  const query = `${range}&search=${encodeURIComponent(term)}&limit=100`;
+  const list = await server.request('GET', `/api/v1/worklist?${query}`, { token });
+  const counts = await server.request('GET', `/api/v1/worklist/status/count?${query}`, { token });
+  expect(list.status, list.text).toBe(200);
+  expect(counts.status, counts.text).toBe(200);
+  const body = list.json as TWorklistListResponse;
+  return {
+    ids: body.items.map((item) => item.id).sort(),
+    total: body.total,
+    counted: (counts.json as TWorklistStatusCounts).groups.ALL,
+  };
+}
+
+describe('GET /worklist search within date ranges', () => {
+  for (const [name, range] of Object.entries(RANGES)) {
+    it(`finds what LIKE finds over ${name}`, async () => {
+      for (const term of TERMS) {
+        const want = await expected(term, range);
+        const got = await found(term, range);
+        expect({ term, ids: got.ids }).toEqual({ term, ids: want });
+        expect({ term, total: got.total, counted: got.counted }).toEqual({
+          term,
+          total: want.length,
+          counted: want.length,
+        });
+      }
+    });
+  }
+
+  it('finds a common name in every week of a month, and at both sides of a week edge', async () => {
+    // 7 names × the instants in the last month (1 h, week start, 1 ms before it, 3, 8, 20, 29 days).
+    const month = await found('fernand', RANGES.month);
+    expect(month.total).toBe(7 * 3);
+    const edge = await found('fernand', RANGES['week edge']);
+    expect(edge.total).toBe(2 * 3);
+  });
+});
+
+describe('the search plan', () => {
+  /**
+   * The plan of the worklist's WHERE clause with only the two search indexes to choose from (the
+   * others but the primary key dropped in a transaction that is rolled back): a few dozen rows would otherwise be read
+   * through the created_at index or in sequence, whatever the search.
+   */
+  async function plan(term: string, range: string): Promise<string> {
+    const criteria = await criteriaOf(`${range}&search=${encodeURIComponent(term)}`);
+    const where = worklistWhere(server.db, criteria, criteria.statuses);
+    let text = '';
+    await server.db
+      .transaction(async (tx) => {
+        const others = await queryRows<{ name: string }>(
+          tx,
+          sql`select indexname as name from pg_indexes where tablename = 'studies'
+            and indexname not in ('studies_pkey', 'studies_search_trgm_idx', 'studies_search_week_idx')`,
+        );
+        for (const { name } of others) await tx.execute(sql.raw(`drop index "${name}" cascade`));
+        // With statistics, as autovacuum keeps them: the planner weighs the keys' frequencies.
+        await tx.execute(sql`analyze studies`);
+        await tx.execute(sql`set local enable_seqscan = off`);
+        const rows = await queryRows<{ 'QUERY PLAN': string }>(
+          tx,
+          sql`explain select id from studies where ${where}`,
+        );
+        text = rows.map((row) => row['QUERY PLAN']).join('\n');
+        tx.rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof TransactionRollbackError)) throw error;
+      });
+    return text;
+  }
+
+  it('reads the week-keyed index for a bounded range of a few weeks, the trigram index otherwise', async () => {
+    expect(await plan('fernand', RANGES.month)).toContain('studies_search_week_idx');
+    expect(await plan('fernand', RANGES['30 weeks (plain index)'])).not.toContain('studies_search_week_idx');
+    expect(await plan('fernand', RANGES['open start (plain index)'])).not.toContain(
+      'studies_search_week_idx',
+    );
+    // No three ASCII letters or digits in a row: no keys to look up.
+    expect(await plan('सीता', RANGES.month)).not.toContain('studies_search_week_idx');
+  });
+});
