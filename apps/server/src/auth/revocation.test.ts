@@ -78,6 +78,27 @@ describe('revocation between replicas', () => {
       }
     });
   }
+  it('drops a user when their facility assignments change, whoever writes them (trigger → NOTIFY)', async () => {
+    const facility = await buildFacility(server.db);
+    const other = await buildFacility(server.db, { organisationId: facility.organisationId });
+    const user = await buildUser(server.db, { role: 'TRANSCRIPTIONIST', facilities: [facility] });
+    const cache = new RevocationCache(server.db);
+    const stop = await startRevocationListener(server.database, cache, silent);
+    try {
+      expect(await cache.facilityIdsOf(user.id, facility.organisationId)).toEqual([facility.id]);
+      // A plain write, no publishUserChange: the table's trigger announces it.
+      await server.db.insert(userFacilities).values({ userId: user.id, facilityId: other.id });
+      await expect.poll(() => cache.peek(user.id)).toBeUndefined();
+      expect([...((await cache.facilityIdsOf(user.id, facility.organisationId)) ?? [])].sort()).toEqual(
+        [facility.id, other.id].sort(),
+      );
+      await server.db.delete(userFacilities).where(eq(userFacilities.userId, user.id));
+      await expect.poll(() => cache.peek(user.id)).toBeUndefined();
+      expect(await cache.facilityIdsOf(user.id, facility.organisationId)).toEqual([]);
+    } finally {
+      await stop();
+    }
+  });
 });
 
 describe('the revocation cache', () => {
@@ -141,7 +162,8 @@ describe('the revocation cache', () => {
     const offUser = onLocalRevocation((userId) => cache.invalidate(userId));
     try {
       expect(await cache.facilityIdsOf(user.id, a.organisationId)).toEqual([a.id]);
-      // A row written without an announcement is not seen: the state is served from memory.
+      // A row written while this cache hears nothing (no LISTEN here, no local announcement) is not
+      // seen: the state is served from memory.
       await server.db.insert(userFacilities).values([
         { userId: user.id, facilityId: other.id },
         // An assignment to another organisation's facility never enters the scope.

@@ -164,8 +164,9 @@ export class RevocationCache {
   /**
    * The facilities `userId` is assigned to within `organisationId`: from the cached state, else
    * loaded (and cached) as load() does; null when the user is gone or now in another organisation
-   * (the caller then reads the database). Kept current like the rest of the state: every command
-   * that changes a user's facility assignments calls publishUserChange.
+   * (the caller then reads the database). Kept current like the rest of the state: a trigger on
+   * user_facilities NOTIFYs this channel on every write (migration 0006), and commands that change
+   * assignments call publishUserChange as well (so this process drops the user at once).
    */
   async facilityIdsOf(userId: string, organisationId: string): Promise<readonly string[] | null> {
     const state = this.peek(userId) ?? (await this.load(userId));
