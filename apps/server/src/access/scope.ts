@@ -34,8 +34,16 @@ export async function assignedFacilityIds(
   return rows.map((row) => row.id);
 }
 
-/** Resolves the caller's scope. A user without an organisation or role has none (403). */
-export async function loadScope(db: TDbOrTx, principal: TPrincipal): Promise<TScope> {
+/**
+ * Resolves the caller's scope. A user without an organisation or role has none (403). `fresh` reads
+ * the facility list from the database even when the verifier's cache holds it (for work done once
+ * per change notice, which may arrive before the cache has heard of the change).
+ */
+export async function loadScope(
+  db: TDbOrTx,
+  principal: TPrincipal,
+  options: { fresh?: boolean } = {},
+): Promise<TScope> {
   const organisationId = principal.organisationId;
   if (!organisationId || !principal.role) {
     throw new AppError('FORBIDDEN', 'The user is not assigned to any organisation');
@@ -47,7 +55,8 @@ export async function loadScope(db: TDbOrTx, principal: TPrincipal): Promise<TSc
     );
     return { principal, organisationId, allFacilities: true, facilityIds: rows.map((row) => row.id) };
   }
-  const cached = principal.assignedFacilityIds ? await principal.assignedFacilityIds() : null;
+  const cached =
+    principal.assignedFacilityIds && !options.fresh ? await principal.assignedFacilityIds() : null;
   return {
     principal,
     organisationId,

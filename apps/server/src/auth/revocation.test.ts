@@ -88,12 +88,14 @@ describe('revocation between replicas', () => {
       expect(await cache.facilityIdsOf(user.id, facility.organisationId)).toEqual([facility.id]);
       // A plain write, no publishUserChange: the table's trigger announces it.
       await server.db.insert(userFacilities).values({ userId: user.id, facilityId: other.id });
-      await expect.poll(() => cache.peek(user.id)).toBeUndefined();
+      await expect.poll(() => cache.peek(user.id), { timeout: 5000 }).toBeUndefined();
       expect([...((await cache.facilityIdsOf(user.id, facility.organisationId)) ?? [])].sort()).toEqual(
         [facility.id, other.id].sort(),
       );
+      // Cached again: the delete must drop it.
+      expect(cache.peek(user.id)?.facilityIds).toHaveLength(2);
       await server.db.delete(userFacilities).where(eq(userFacilities.userId, user.id));
-      await expect.poll(() => cache.peek(user.id)).toBeUndefined();
+      await expect.poll(() => cache.peek(user.id), { timeout: 5000 }).toBeUndefined();
       expect(await cache.facilityIdsOf(user.id, facility.organisationId)).toEqual([]);
     } finally {
       await stop();

@@ -21,7 +21,8 @@ import { rooms, type TRealtimeSocket } from './realtime-rooms.ts';
  * now, so a change of assignment applies at the next subscription.
  */
 export async function worklistRoomsOf(db: TDb, socket: TRealtimeSocket): Promise<string[]> {
-  const scope = await loadScope(db, socket.data.principal);
+  // Fresh: run once per subscription or change notice, whose news may precede the verifier cache's.
+  const scope = await loadScope(db, socket.data.principal, { fresh: true });
   if (scope.principal.role === 'REFERRING_PHYSICIAN') {
     const physicians = await db
       .select({ id: referringPhysicians.id })

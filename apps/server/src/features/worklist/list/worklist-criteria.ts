@@ -12,6 +12,7 @@ import { effectiveByUserIds, visibleStudies } from '../../../access/studies-scop
 import type { TScope } from '../../../access/scope.ts';
 import type { TDbOrTx } from '../../../db/client.ts';
 import { facilities, users } from '../../../db/schema/index.ts';
+import { containsFolded } from '../../../db/text-search.ts';
 import { AppError } from '../../../http/app-error.ts';
 import { resolvePresetRange } from './preset-range.ts';
 
@@ -32,8 +33,8 @@ export type TWorklistCriteria = {
   from: Date | null;
   /** created_at < to (exclusive) or ≤ to (inclusive). */
   to: { at: Date; inclusive: boolean } | null;
-  /** The search text with LIKE's % _ \ escaped, or null. */
-  searchPattern: string | null;
+  /** The search text as typed (trimmed), or null: a substring of search_text once folded. */
+  searchText: string | null;
   /**
    * With a search over a bounded range of at most MAX_SEARCH_WEEKS weeks whose text has a trigram
    * (three ASCII letters or digits in a row): the text as typed and the weeks of created_at the range
@@ -48,11 +49,6 @@ function invalid(field: string, message: string): AppError {
   return new AppError('VALIDATION_FAILED', `Invalid request. ${field}: ${message}`, {
     fields: [{ field, in: 'querystring', message }],
   });
-}
-
-/** Escapes LIKE's metacharacters so the search text matches literally (backslash is LIKE's escape). */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -192,7 +188,7 @@ export async function resolveWorklistCriteria(
     modalities: [...new Set(filters.modalities)],
     facilityIds,
     ...range,
-    searchPattern: search === '' ? null : escapeLike(search),
+    searchText: search === '' ? null : search,
     searchWeeks: search === '' ? null : searchWeeksOf(search, range),
   };
 }
@@ -261,7 +257,7 @@ export function worklistWhere(
         : sql`"studies"."created_at" < ${at}::timestamptz`,
     );
   }
-  const { searchPattern, searchWeeks } = criteria;
+  const { searchText, searchWeeks } = criteria;
   if (searchWeeks && criteria.from && bounds.from && criteria.to && bounds.to) {
     // Within the range's weeks only (both bounds apply, so every match lies in one of them): one scan
     // of the week-keyed index per week, ORed, finds the rows of those weeks with the trigrams. The
@@ -273,8 +269,8 @@ export function worklistWhere(
     );
     conditions.push(sql`(${sql.join(perWeek, sql.raw(' or '))})`);
     conditions.push(sql`strpos("studies"."search_text", lower(ris_unaccent(${searchWeeks.term}))) > 0`);
-  } else if (searchPattern !== null) {
-    conditions.push(sql`"studies"."search_text" like '%' || lower(ris_unaccent(${searchPattern})) || '%'`);
+  } else if (searchText !== null) {
+    conditions.push(containsFolded(sql`"studies"."search_text"`, searchText));
   }
   return sql.join(conditions, sql.raw(' and '));
 }

@@ -69,7 +69,7 @@ function planModeOf(criteria: TWorklistCriteria): TPlanMode {
     scope.principal.role === 'ADMIN' &&
     criteria.facilityIds.length === 0 &&
     criteria.byUserIds.length === 0 &&
-    criteria.searchPattern === null;
+    criteria.searchText === null;
   return orgWide ? 'generic' : 'custom';
 }
 
@@ -126,7 +126,7 @@ export async function listWorklistJson(
   options: { total?: number | undefined; edges?: boolean } = {},
 ): Promise<TWorklistListResult> {
   const where = worklistWhere(database.db, criteria, criteria.statuses);
-  const run = { prepare: criteria.searchPattern === null, plan: planModeOf(criteria) };
+  const run = { prepare: criteria.searchText === null, plan: planModeOf(criteria) };
   const direction = query.sort_order === 'asc' ? 'asc' : 'desc';
   const column = SORT_COLUMNS[query.sort_by];
   const order = sql.raw(`order by s.${column} ${direction}, s.id ${direction}`);
@@ -136,7 +136,7 @@ export async function listWorklistJson(
   // a rare full name). The matches (id and sort key only) are collected once and both the total and
   // the page are read from them: never much more than the count, which runs anyway.
   const [matches, totalSql, pageSql] =
-    criteria.searchPattern === null
+    criteria.searchText === null
       ? [
           sql``,
           sql`(select count(*) from studies where ${where})`,
@@ -206,7 +206,7 @@ export async function countWorklistStatuses(
           from (select ${windowEdgesSql(database, criteria, criteria.countedStatuses)}) e
           left join (${grouped}) c on true`
       : grouped,
-    { prepare: criteria.searchPattern === null, plan: planModeOf(criteria) },
+    { prepare: criteria.searchText === null, plan: planModeOf(criteria) },
   );
   const perStatus = Object.fromEntries(STUDY_STATUSES.map((status) => [status, 0])) as Record<
     TStudyStatus,

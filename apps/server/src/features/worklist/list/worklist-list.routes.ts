@@ -54,7 +54,7 @@ async function worklistScope(
 function countKey(kind: 'total' | 'counts', criteria: TWorklistCriteria): string | null {
   const { scope } = criteria;
   const statuses = kind === 'total' ? criteria.statuses : criteria.countedStatuses;
-  if (criteria.searchPattern !== null || scope.principal.role === 'REFERRING_PHYSICIAN') return null;
+  if (criteria.searchText !== null || scope.principal.role === 'REFERRING_PHYSICIAN') return null;
   const sorted = (values: readonly string[]) => [...values].sort().join(',');
   return JSON.stringify([
     kind,
