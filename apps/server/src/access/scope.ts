@@ -5,9 +5,10 @@ import { queryRows } from '../db/rows.ts';
 import { AppError } from '../http/app-error.ts';
 
 /**
- * What a caller may see, resolved on each request (so a change of assignment applies at once: the
- * facility list comes from the verifier's cache of the user, which every replica drops when a command
- * announces the change, else from the database): the organisation, and the facilities within it. Every query of a scoped record
+ * What a caller may see, resolved on each request: the organisation, and the facilities within it.
+ * A staff member's facility list comes from the verifier's cache of the user, which every replica
+ * drops when the assignment changes (publishUserChange, and the NOTIFY of user_facilities' trigger),
+ * else from the database; so a change of assignment applies at once. Every query of a scoped record
  * filters by these in SQL; a record outside them answers 404.
  */
 export type TScope = {

@@ -40,11 +40,11 @@ export class IdTokenVerifier implements TokenVerifier {
     // Role and radiologist type are the user's current ones, not those the token was signed with.
     const cache = this.#cache;
     const { sub: userId } = claims;
-    const organisationId = state.organisationId;
+    const { organisationId } = state;
     return {
-      userId: claims.sub,
+      userId,
       email: claims.email,
-      organisationId: state.organisationId,
+      organisationId,
       role: state.role,
       userType: state.userType,
       facilityIds: claims.fac,

@@ -37,10 +37,10 @@ export type TWorklistCriteria = {
   searchText: string | null;
   /**
    * With a search over a bounded range of at most MAX_SEARCH_WEEKS weeks whose text has a trigram
-   * (three ASCII letters or digits in a row): the text as typed and the weeks of created_at the range
-   * covers, for the week-keyed trigram index (migration 0005). Null: the plain trigram index serves.
+   * (three ASCII letters or digits in a row): the weeks of created_at the range covers, for the
+   * week-keyed trigram index (migration 0005). Null: the plain trigram index serves.
    */
-  searchWeeks: { term: string; weeks: number[] } | null;
+  searchWeeks: number[] | null;
   /** What the date filter asked for (the preset and time zone, or the custom bounds), for cache keys. */
   dateKey: string;
 };
@@ -149,15 +149,12 @@ export const MAX_SEARCH_WEEKS = 16;
  * in a row: normalisation (ris_unaccent, lower) leaves them as they are, so the searched keys are
  * never empty (an empty key list would match every row of the index).
  */
-function searchWeeksOf(
-  term: string,
-  range: Pick<TWorklistCriteria, 'from' | 'to'>,
-): TWorklistCriteria['searchWeeks'] {
+function searchWeeksOf(term: string, range: Pick<TWorklistCriteria, 'from' | 'to'>): number[] | null {
   if (!range.from || !range.to || !/[A-Za-z0-9]{3}/.test(term)) return null;
   const first = searchWeekOf(range.from);
   const last = searchWeekOf(range.to.at);
   if (last - first + 1 > MAX_SEARCH_WEEKS) return null;
-  return { term, weeks: Array.from({ length: last - first + 1 }, (_, index) => first + index) };
+  return Array.from({ length: last - first + 1 }, (_, index) => first + index);
 }
 
 /** Checks the filters against the caller's scope and resolves dates; throws 4xx naming the field. */
@@ -258,17 +255,17 @@ export function worklistWhere(
     );
   }
   const { searchText, searchWeeks } = criteria;
-  if (searchWeeks && criteria.from && bounds.from && criteria.to && bounds.to) {
+  if (searchText !== null && searchWeeks && bounds.from && bounds.to) {
     // Within the range's weeks only (both bounds apply, so every match lies in one of them): one scan
     // of the week-keyed index per week, ORed, finds the rows of those weeks with the trigrams. The
     // substring test is strpos, which the plain trigram index cannot serve: it would otherwise be
     // chosen on estimates and find the text's rows of every week again.
-    const perWeek = searchWeeks.weeks.map(
+    const perWeek = searchWeeks.map(
       (week) =>
-        sql`ris_search_week_keys("studies"."search_text", "studies"."created_at") @> ris_search_query_keys(${searchWeeks.term}, ${week}::int)`,
+        sql`ris_search_week_keys("studies"."search_text", "studies"."created_at") @> ris_search_query_keys(${searchText}, ${week}::int)`,
     );
     conditions.push(sql`(${sql.join(perWeek, sql.raw(' or '))})`);
-    conditions.push(sql`strpos("studies"."search_text", lower(ris_unaccent(${searchWeeks.term}))) > 0`);
+    conditions.push(sql`strpos("studies"."search_text", lower(ris_unaccent(${searchText}))) > 0`);
   } else if (searchText !== null) {
     conditions.push(containsFolded(sql`"studies"."search_text"`, searchText));
   }
