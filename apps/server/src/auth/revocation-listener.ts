@@ -1,6 +1,12 @@
 import type { TDatabase } from '../db/client.ts';
 import { listenToChannel } from '../db/pg-channel-listener.ts';
-import { onLocalHold, onLocalRevocation, REVOCATION_CHANNEL, type RevocationCache } from './revocation.ts';
+import {
+  EVERY_USER,
+  onLocalHold,
+  onLocalRevocation,
+  REVOCATION_CHANNEL,
+  type RevocationCache,
+} from './revocation.ts';
 
 export type TListenerLogger = {
   warn(object: object, message: string): void;
@@ -33,7 +39,8 @@ export async function startRevocationListener(
     database,
     REVOCATION_CHANNEL,
     (payload) => {
-      if (payload) cache.invalidate(payload);
+      if (payload === EVERY_USER) cache.clear();
+      else if (payload) cache.invalidate(payload);
     },
     log,
     {

@@ -101,6 +101,22 @@ describe('revocation between replicas', () => {
       await stop();
     }
   });
+
+  it('starts over empty when user_facilities is truncated (trigger → NOTIFY of every user)', async () => {
+    const facility = await buildFacility(server.db);
+    const user = await buildUser(server.db, { role: 'TRANSCRIPTIONIST', facilities: [facility] });
+    const cache = new RevocationCache(server.db);
+    const stop = await startRevocationListener(server.database, cache, silent);
+    try {
+      await cache.load(user.id);
+      expect(cache.peek(user.id)?.facilityIds).toEqual([facility.id]);
+      await server.db.execute(sql`truncate user_facilities`);
+      await expect.poll(() => cache.peek(user.id), { timeout: 5000 }).toBeUndefined();
+      expect(await cache.facilityIdsOf(user.id, facility.organisationId)).toEqual([]);
+    } finally {
+      await stop();
+    }
+  });
 });
 
 describe('the revocation cache', () => {

@@ -7,6 +7,8 @@ import { authSessions, radiologistDetails, users } from '../db/schema/index.ts';
 
 /** PostgreSQL channel on which replicas tell each other that a user's tokens changed. */
 export const REVOCATION_CHANNEL = 'ris_auth_revocation';
+/** The payload on REVOCATION_CHANNEL that means every user (user_facilities was truncated). */
+export const EVERY_USER = '*';
 
 /**
  * In-process delivery of the same news, to every identity (revocation cache) of this process:

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { onLocalRevocation, REVOCATION_CHANNEL } from '../auth/revocation.ts';
+import { EVERY_USER, onLocalRevocation, REVOCATION_CHANNEL } from '../auth/revocation.ts';
 import type { TDatabase } from '../db/client.ts';
 import { listenToChannel } from '../db/pg-channel-listener.ts';
 
@@ -25,7 +25,8 @@ export async function watchUserChanges(
     database,
     REVOCATION_CHANNEL,
     (payload) => {
-      if (payload) handlers.changed(payload);
+      if (payload === EVERY_USER) handlers.resync();
+      else if (payload) handlers.changed(payload);
     },
     log,
     {
