@@ -20,7 +20,7 @@ import { LoadingOverlay } from './components/ui/loading-overlay.tsx';
 // The screens with the rich-text editor (TipTap, Yjs) load on first use, keeping the editor's code
 // out of the bundle the worklist needs.
 const ReportingPage = lazy(() =>
-  import('./features/reporting/reporting-page.tsx').then((m) => ({ default: m.ReportingPage })),
+  import('./features/reports/reporting-page.tsx').then((m) => ({ default: m.ReportingPage })),
 );
 const TemplatePage = lazy(() =>
   import('./features/templates/template-page.tsx').then((m) => ({ default: m.TemplatePage })),
@@ -30,7 +30,7 @@ const MacroPage = lazy(() =>
 );
 // Administration and support screens are rarely opened: their code loads with them too.
 const OrganisationPage = lazy(() =>
-  import('./features/organisation/organisation-page.tsx').then((m) => ({ default: m.OrganisationPage })),
+  import('./features/organisations/organisation-page.tsx').then((m) => ({ default: m.OrganisationPage })),
 );
 const SupportPage = lazy(() =>
   import('./features/support/support-page.tsx').then((m) => ({ default: m.SupportPage })),

@@ -4,7 +4,7 @@ import { ChevronDown, Download, FileSignature, FileText, FileType2, Users } from
 import { useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { menuContentClassName, menuItemClassName } from '../worklist/row-menu.tsx';
-import { reportsApi } from '../reporting/reports-api.ts';
+import { reportsApi } from '../reports/reports-api.ts';
 import { ByRadiologistDialog } from './by-radiologist-dialog.tsx';
 import { reportOutputApi } from './report-output-api.ts';
 import { useReportDownload } from './use-report-download.ts';
