@@ -24,6 +24,8 @@ export const organisations = pgTable(
     name: text('name').notNull(),
     slug: text('slug').notNull(),
     reportStyle: jsonb('report_style').$type<TReportStyle>(),
+    /** IANA time zone a facility without its own uses for dates in documents (e.g. 'Asia/Kolkata'). */
+    timeZone: text('time_zone').notNull().default('UTC'),
     status: recordStatusEnum('status').notNull().default('ACTIVE'),
     ...timestamps(),
   },
@@ -50,8 +52,8 @@ export const facilities = pgTable(
     address: text('address'),
     phone: text('phone'),
     email: text('email'),
-    /** IANA time zone used for the facility's dates (e.g. 'Asia/Kolkata'). */
-    timeZone: text('time_zone').notNull().default('UTC'),
+    /** IANA time zone of the facility's dates (e.g. 'Asia/Kolkata'); null inherits the organisation's. */
+    timeZone: text('time_zone'),
     status: recordStatusEnum('status').notNull().default('ACTIVE'),
     letterheadEnabled: boolean('letterhead_enabled').notNull().default(false),
     letterheadHeaderFileId: uuid('letterhead_header_file_id').references((): AnyPgColumn => storedFiles.id, {
