@@ -18,7 +18,9 @@ import { referringPhysicianRoutes } from './features/referring-physicians/referr
 import { tagRoutes } from './features/tags/tags.routes.ts';
 import { notificationRoutes } from './features/notifications/notifications.routes.ts';
 import { worklistRoutes } from './features/worklist/worklist.routes.ts';
+import { orderRoutes } from './features/orders/orders.routes.ts';
 import { reportRoutes } from './features/reports/report.routes.ts';
+import { patientDocumentRoutes } from './features/patient-documents/patient-documents.routes.ts';
 import { worklistListRoutes } from './features/worklist/list/worklist-list.routes.ts';
 import { viewerRoutes } from './features/viewers/viewers.routes.ts';
 import { reportOutputRoutes } from './features/report-output/report-output.routes.ts';
@@ -26,6 +28,7 @@ import { reportDownloadRoutes } from './features/report-output/report-download.r
 import { createReportDownloads } from './features/report-output/report-downloads.ts';
 import { facilityRoutes } from './features/facilities/facilities.routes.ts';
 import { commRoutes } from './features/comm/comm.routes.ts';
+import { supportRoutes } from './features/support/support.routes.ts';
 import { deliveryJobHandlers, messageIdDomainOf } from './features/comm/delivery-jobs.ts';
 import { registerJobRunner } from './jobs/register-job-runner.ts';
 import {
@@ -137,7 +140,9 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
         await secured.register(userRoutes);
         await secured.register(organisationRoutes);
         await secured.register(worklistRoutes);
+        await secured.register(orderRoutes);
         await secured.register(reportRoutes);
+        await secured.register(patientDocumentRoutes);
         await secured.register(tagRoutes);
         await secured.register(radiologistRoutes);
         await secured.register(radiologistDetailsRoutes);
@@ -151,6 +156,7 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
         await secured.register(reportOutputRoutes);
         await secured.register(facilityRoutes);
         await secured.register(commRoutes);
+        await secured.register(supportRoutes);
         if (beforeReadySecured) await beforeReadySecured(secured);
       });
       if (beforeReady) await beforeReady(api);

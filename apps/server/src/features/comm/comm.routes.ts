@@ -9,7 +9,6 @@ import { findVisibleStudyReport } from '../reports/report.queries.ts';
 import { authorizeOutbox, deliveriesSenderFilter, mayReadStudyReport } from './comm.policy.ts';
 import { listOutbox, listStudyDeliveries } from './deliveries.ts';
 import { shareRoutes } from './share.routes.ts';
-import { supportRoutes } from './support.routes.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['communication'];
@@ -74,5 +73,4 @@ export const commRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   await app.register(shareRoutes);
-  await app.register(supportRoutes);
 };

@@ -10,7 +10,7 @@ import { outboundMessages, users } from '../../db/schema/index.ts';
 import { AppError } from '../../http/app-error.ts';
 import { enqueueJob } from '../../jobs/jobs.ts';
 import { findVisibleStudyReport, type TStudyRow } from '../reports/report.queries.ts';
-import { assertActingAs } from '../worklist/worklist.policy.ts';
+import { assertActingAs } from '../../access/acting-as.ts';
 import { isFinalReport, mayReadStudyReport } from './comm.policy.ts';
 
 export const DELIVERY_QUEUES: Record<TDeliveryChannel, string> = {

@@ -9,7 +9,8 @@ import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { presentAndPublish } from '../worklist/commands/publish.ts';
 import { ZPatientSex } from '../worklist/commands/worklist-requests.ts';
-import { assertActingAs, canWorklist } from '../worklist/worklist.policy.ts';
+import { assertActingAs } from '../../access/acting-as.ts';
+import { canWorklist } from '../worklist/worklist.policy.ts';
 import { updatePatient, type TPatientRow } from './update-patient.ts';
 import { containsFolded, folded } from '../../db/text-search.ts';
 

@@ -10,7 +10,7 @@ import type { studies } from '../../db/schema/index.ts';
 import { reports, studyStatusHistory, users } from '../../db/schema/index.ts';
 import { AppError } from '../../http/app-error.ts';
 import { applyTransition } from '../worklist/commands/study-status.ts';
-import { insertNotifications, type TCreatedNotification } from './report-notifications.ts';
+import { insertNotifications, type TCreatedNotification } from '../notifications/create-notifications.ts';
 import { authorizeReport, mayReadReport } from './report.policy.ts';
 
 type TStudy = typeof studies.$inferSelect;

@@ -20,8 +20,7 @@ import { AppError } from '../../http/app-error.ts';
 import { errorBody, errorHandler } from '../../http/error-handler.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { storeReportPdf } from '../report-output/report-pdf-store.ts';
-import { assertActingAs } from '../worklist/worklist.policy.ts';
-import { patientDocumentRoutes } from './patient-documents.routes.ts';
+import { assertActingAs } from '../../access/acting-as.ts';
 import { addAddendum, createReport, finalizeReport, saveDraft, updateReport } from './report-commands.ts';
 import { reportImageRoutes } from './report-images.routes.ts';
 import { publishReportOutcome } from './report-publish.ts';
@@ -248,5 +247,4 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   await app.register(reportImageRoutes);
-  await app.register(patientDocumentRoutes);
 };

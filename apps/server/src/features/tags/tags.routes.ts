@@ -9,7 +9,7 @@ import type { TDbOrTx } from '../../db/client.ts';
 import { studies, tags, users, worklistTags } from '../../db/schema/index.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
-import { assertActingAs } from '../worklist/worklist.policy.ts';
+import { assertActingAs } from '../../access/acting-as.ts';
 import { canTag } from './tags.policy.ts';
 import { listTags, listWorklistTags, presentTag, usableTags } from './tags.queries.ts';
 import {

@@ -5,7 +5,7 @@ import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
-import { assertActingAs } from '../worklist/worklist.policy.ts';
+import { assertActingAs } from '../../access/acting-as.ts';
 import { deleteTemplate, saveTemplate } from './templates.commands.ts';
 import { canTemplate, templateRefusal } from './templates.policy.ts';
 import { creatorName, findReadableTemplate, listTemplates, presentTemplate } from './templates.queries.ts';

@@ -72,17 +72,3 @@ export function authorizeWorklist(
 ): void {
   if (!canWorklist(principal, action, study)) throw new AppError('FORBIDDEN', message);
 }
-
-/**
- * by_user_id / by_user_fk name who acts. Identity comes from the token only: the field may be left
- * out or name the caller; naming anyone else is refused (403), never trusted.
- */
-export function assertActingAs(
-  principal: TPrincipal,
-  byUserId: string | undefined,
-  field = 'by_user_id',
-): void {
-  if (byUserId !== undefined && byUserId !== principal.userId) {
-    throw new AppError('FORBIDDEN', `${field}: you may act only as yourself`, { field });
-  }
-}

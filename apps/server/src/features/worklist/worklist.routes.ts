@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import { ZUuid, ZWorklistItem } from '@ris/domain';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -8,16 +7,14 @@ import { loadScope } from '../../access/scope.ts';
 import { flushReportDocument } from '../../collaboration/flush-report-document.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
-import { emitNotifications } from '../reports/report-notifications.ts';
+import { emitNotifications } from '../notifications/create-notifications.ts';
 import { publishReportStatus } from '../reports/report-publish.ts';
 import { bulkRoutes } from './commands/bulk.routes.ts';
-import { MULTIPART_LIMITS } from './commands/form-data.ts';
-import { orderRoutes } from './commands/order.routes.ts';
 import { presentAndPublish } from './commands/publish.ts';
 import { statusHistory, ZStatusHistory } from './commands/status-history.ts';
 import { deleteStudy, updateStudy } from './commands/update-study.ts';
 import { ZByUser, ZUpdateWorklistBody } from './commands/worklist-requests.ts';
-import { assertActingAs } from './worklist.policy.ts';
+import { assertActingAs } from '../../access/acting-as.ts';
 import { findVisibleStudy } from './worklist.queries.ts';
 import { presentWorklistRows } from './worklist.presenter.ts';
 
@@ -26,10 +23,9 @@ const tags = ['worklist'];
 
 /**
  * The write side of the worklist (orders, item read/update/delete, assignment, priority, history).
- * GET /worklist and /worklist/status/count live in ./list. Multipart is registered here only.
+ * GET /worklist and /worklist/status/count live in ./list.
  */
 export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
-  await app.register(multipart, { limits: MULTIPART_LIMITS });
   const { db } = app.deps.database;
   const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
 
@@ -137,6 +133,5 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  await app.register(orderRoutes);
   await app.register(bulkRoutes);
 };

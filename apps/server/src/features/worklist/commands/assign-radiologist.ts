@@ -1,21 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { TScope } from '../../../access/scope.ts';
 import type { TTx } from '../../../db/client.ts';
-import { notifications, studies, userFacilities, users } from '../../../db/schema/index.ts';
+import { studies, userFacilities, users } from '../../../db/schema/index.ts';
 import { AppError } from '../../../http/app-error.ts';
+import { insertNotifications, type TCreatedNotification } from '../../notifications/create-notifications.ts';
 import { canWorklist } from '../worklist.policy.ts';
 import { lockVisibleStudies, type TBulkResult, type TLockedStudy } from './bulk.ts';
 import { applyTransition } from './study-status.ts';
-
-export type TCreatedNotification = {
-  id: string;
-  userId: string;
-  type: string;
-  title: string;
-  body: string | null;
-  data: unknown;
-  createdAt: Date;
-};
 
 /** The radiologist to assign: ACTIVE, role RADIOLOGIST, same organisation (else 404 naming the field). */
 async function loadAssignee(tx: TTx, scope: TScope, userId: string) {
@@ -99,18 +90,15 @@ export async function assignRadiologist(
     }
     result.updatedIds.push(study.id);
     if (assignee.id !== scope.principal.userId) {
-      const [notification] = await tx
-        .insert(notifications)
-        .values({
-          organisationId: scope.organisationId,
-          userId: assignee.id,
-          type: 'worklist-assigned',
-          title: 'A study was assigned to you',
-          body: [study.patientName, study.studyDescription].filter(Boolean).join(' — ') || null,
-          data: { worklist_id: study.id, facility_fk: study.facilityId },
-        })
-        .returning();
-      if (notification) result.notifications.push(notification);
+      const created = await insertNotifications(tx, {
+        organisationId: scope.organisationId,
+        userIds: [assignee.id],
+        type: 'worklist-assigned',
+        title: 'A study was assigned to you',
+        body: [study.patientName, study.studyDescription].filter(Boolean).join(' — ') || null,
+        data: { worklist_id: study.id, facility_fk: study.facilityId },
+      });
+      result.notifications.push(...created);
     }
   }
   return result;

@@ -6,7 +6,8 @@ import { requirePrincipal } from '../../../access/require-principal.ts';
 import { loadScope, type TScope } from '../../../access/scope.ts';
 import type { TTx } from '../../../db/client.ts';
 import { ZErrorResponses } from '../../../http/openapi-errors.ts';
-import { assertActingAs } from '../worklist.policy.ts';
+import { assertActingAs } from '../../../access/acting-as.ts';
+import { emitNotifications } from '../../notifications/create-notifications.ts';
 import { assignRadiologist, unassignRadiologist } from './assign-radiologist.ts';
 import type { TBulkResult } from './bulk.ts';
 import { setPriorityTag } from './priority-tags.ts';
@@ -63,20 +64,7 @@ export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
           assigneeId: request.body.last_assigned_user_fk,
         }),
       );
-      for (const notification of result.notifications) {
-        app.events.emit('notification.created', {
-          organisationId: scope.organisationId,
-          userId: notification.userId,
-          notification: {
-            id: notification.id,
-            type: notification.type,
-            title: notification.title,
-            body: notification.body,
-            data: notification.data,
-            created_at: notification.createdAt.toISOString(),
-          },
-        });
-      }
+      emitNotifications(app.events, scope.organisationId, result.notifications);
       return respond(app, scope, result);
     },
   );

@@ -8,8 +8,8 @@ import { updatePatient } from '../../patients/update-patient.ts';
 import { applyReviewTransition } from '../../reports/report-review.ts';
 import { canWorklist, type TWorklistAction } from '../worklist.policy.ts';
 import { findVisibleStudy } from '../worklist.queries.ts';
-import { requireReferringPhysician } from './create-order.ts';
-import type { TCreatedNotification } from './assign-radiologist.ts';
+import { requireReferringPhysician } from '../../referring-physicians/referring-physicians.queries.ts';
+import type { TCreatedNotification } from '../../notifications/create-notifications.ts';
 import { applyTransition } from './study-status.ts';
 import type { TUpdateWorklistBody } from './worklist-requests.ts';
 

@@ -5,12 +5,12 @@ import type { TTx } from '../../../db/client.ts';
 import { patientDocuments, studies } from '../../../db/schema/index.ts';
 import type { BlobStore } from '../../../files/blob-store.ts';
 import { AppError } from '../../../http/app-error.ts';
-import { authorizeWorklist } from '../worklist.policy.ts';
-import { findVisibleStudy } from '../worklist.queries.ts';
+import { authorizeWorklist } from '../../worklist/worklist.policy.ts';
+import { findVisibleStudy } from '../../worklist/worklist.queries.ts';
 import { attachDocuments, generateDicomUid } from './create-order.ts';
-import type { TUpload } from './form-data.ts';
-import { applyTransition, recordCreation } from './study-status.ts';
-import type { TActivateFields } from './worklist-requests.ts';
+import type { TUpload } from '../../worklist/commands/form-data.ts';
+import { applyTransition, recordCreation } from '../../worklist/commands/study-status.ts';
+import type { TActivateFields } from '../../worklist/commands/worklist-requests.ts';
 
 /** The visible study, locked, or 404 naming worklist_id. */
 async function loadLocked(tx: TTx, scope: TScope, id: string) {

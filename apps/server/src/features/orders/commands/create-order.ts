@@ -7,15 +7,15 @@ import {
   facilities,
   patientDocuments,
   patients,
-  referringPhysicians,
   studies,
 } from '../../../db/schema/index.ts';
 import type { BlobStore } from '../../../files/blob-store.ts';
 import { storeFile } from '../../../files/stored-files.ts';
 import { AppError } from '../../../http/app-error.ts';
-import { DOCUMENT_LIMITS, type TUpload } from './form-data.ts';
-import { recordCreation } from './study-status.ts';
-import type { TCreateOrderFields } from './worklist-requests.ts';
+import { requireReferringPhysician } from '../../referring-physicians/referring-physicians.queries.ts';
+import { DOCUMENT_LIMITS, type TUpload } from '../../worklist/commands/form-data.ts';
+import { recordCreation } from '../../worklist/commands/study-status.ts';
+import type { TCreateOrderFields } from '../../worklist/commands/worklist-requests.ts';
 
 /** A new DICOM UID under the UUID root: '2.25.' + the UUID read as one unsigned integer. */
 export function generateDicomUid(): string {
@@ -31,20 +31,6 @@ export async function requireScopedFacility(db: TDbOrTx, scope: TScope, facility
   if (!facility || !scope.facilityIds.includes(facility.id)) {
     throw new AppError('NOT_FOUND', `${field}: facility not found`, { field });
   }
-}
-
-/** A referring physician of the caller's organisation (else 404 naming the field). */
-export async function requireReferringPhysician(db: TDbOrTx, organisationId: string, id: string) {
-  const [physician] = await db
-    .select({ id: referringPhysicians.id, name: referringPhysicians.name })
-    .from(referringPhysicians)
-    .where(and(eq(referringPhysicians.id, id), eq(referringPhysicians.organisationId, organisationId)));
-  if (!physician) {
-    throw new AppError('NOT_FOUND', 'referring_physician_fk: referring physician not found', {
-      field: 'referring_physician_fk',
-    });
-  }
-  return physician;
 }
 
 /** The patient registered at the facility under this MRN, created when there is none. */

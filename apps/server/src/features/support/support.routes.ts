@@ -13,8 +13,8 @@ import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { checkUploads, readUploadForm } from '../reports/uploads.ts';
 import { multipartLimits, parseFields } from '../worklist/commands/form-data.ts';
-import { assertActingAs } from '../worklist/worklist.policy.ts';
-import { sendSupport, SUPPORT_UPLOAD_LIMITS } from './support.ts';
+import { assertActingAs } from '../../access/acting-as.ts';
+import { sendSupport, SUPPORT_UPLOAD_LIMITS } from './send-support.ts';
 
 /** Support mails one user may send in the window. */
 export const SUPPORT_RATE_LIMIT = { max: 5, timeWindowMs: 10 * 60_000 };

@@ -1,16 +1,25 @@
-// In-app notifications of the report workflow: inserted in the command's transaction, announced
-// ('notification.created' → realtime user-notification) only after commit.
+// The one way an in-app notification is created: rows inserted in the command's transaction,
+// announced ('notification.created' → realtime user-notification) only after commit.
 import type { DomainEvents } from '../../events/domain-events.ts';
 import type { TTx } from '../../db/client.ts';
 import { notifications } from '../../db/schema/index.ts';
-import type { TCreatedNotification } from '../worklist/commands/assign-radiologist.ts';
 
-export type { TCreatedNotification };
+export type TCreatedNotification = {
+  id: string;
+  userId: string;
+  type: string;
+  title: string;
+  body: string | null;
+  data: unknown;
+  createdAt: Date;
+};
+
+export type TNotificationType = 'report-review-requested' | 'report-returned' | 'worklist-assigned';
 
 export type TNotificationInput = {
   organisationId: string;
   userIds: readonly string[];
-  type: 'report-review-requested' | 'report-returned';
+  type: TNotificationType;
   title: string;
   body: string | null;
   data: Record<string, unknown>;

@@ -7,7 +7,7 @@ import { messagesOf, shareAs } from '../../test/comm-test-helpers.ts';
 import { buildUser } from '../../test/factories.ts';
 import { buildReportWorld, type TWorld, type TWorldUser } from '../../test/report-test-world.ts';
 import { startTestServer, type TTestServer } from '../../test/test-server.ts';
-import { SHARE_RATE_LIMIT } from './share.routes.ts';
+import { SHARE_RATE_LIMIT } from '../comm/share.routes.ts';
 
 // No SMTP_URL, no WHATSAPP_*: how a demo install "sends" — everything waits in the outbox.
 let server: TTestServer;

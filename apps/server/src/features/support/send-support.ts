@@ -15,7 +15,7 @@ import { storeFile } from '../../files/stored-files.ts';
 import { enqueueJob } from '../../jobs/jobs.ts';
 import type { TUpload } from '../worklist/commands/form-data.ts';
 import type { TUploadLimits } from '../reports/uploads.ts';
-import { DELIVERY_MAX_ATTEMPTS, DELIVERY_QUEUES } from './share-report.ts';
+import { DELIVERY_MAX_ATTEMPTS, DELIVERY_QUEUES } from '../comm/share-report.ts';
 
 /** upload_files: PNG, JPEG, PDF or WebP by content, MAX_SUPPORT_FILES of MAX_SUPPORT_FILE_BYTES. */
 export const SUPPORT_UPLOAD_LIMITS: TUploadLimits = {

@@ -10,7 +10,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { TUpload } from '../worklist/commands/form-data.ts';
 import { canWorklist } from '../worklist/worklist.policy.ts';
 import { findVisibleStudy } from '../worklist/worklist.queries.ts';
-import type { TUploadLimits } from './uploads.ts';
+import type { TUploadLimits } from '../reports/uploads.ts';
 import { MAX_PATIENT_DOCUMENT_BYTES } from '@ris/domain';
 
 /** Patient documents: PDF or raster images by content, at most MAX_PATIENT_DOCUMENT_BYTES each. */

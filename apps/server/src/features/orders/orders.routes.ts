@@ -1,16 +1,28 @@
+import multipart from '@fastify/multipart';
 import { ZWorklistItem } from '@ris/domain';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requirePrincipal } from '../../../access/require-principal.ts';
-import { loadScope } from '../../../access/scope.ts';
-import { AppError } from '../../../http/app-error.ts';
-import { ZErrorResponses } from '../../../http/openapi-errors.ts';
-import { assertActingAs, authorizeWorklist } from '../worklist.policy.ts';
-import { activateStudy, duplicateStudy } from './activate-study.ts';
-import { createOrder } from './create-order.ts';
-import { checkDocuments, ORDER_FORM_LIMITS, parseFields, readForm } from './form-data.ts';
-import { presentAndPublish } from './publish.ts';
-import { ZActivateFields, ZCreateOrderFields, ZDuplicateFields } from './worklist-requests.ts';
+import { requirePrincipal } from '../../access/require-principal.ts';
+import { loadScope } from '../../access/scope.ts';
+import { AppError } from '../../http/app-error.ts';
+import { ZErrorResponses } from '../../http/openapi-errors.ts';
+import { assertActingAs } from '../../access/acting-as.ts';
+import { authorizeWorklist } from '../worklist/worklist.policy.ts';
+import { activateStudy, duplicateStudy } from './commands/activate-study.ts';
+import { createOrder } from './commands/create-order.ts';
+import {
+  checkDocuments,
+  MULTIPART_LIMITS,
+  ORDER_FORM_LIMITS,
+  parseFields,
+  readForm,
+} from '../worklist/commands/form-data.ts';
+import { presentAndPublish } from '../worklist/commands/publish.ts';
+import {
+  ZActivateFields,
+  ZCreateOrderFields,
+  ZDuplicateFields,
+} from '../worklist/commands/worklist-requests.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['worklist'];
@@ -20,6 +32,7 @@ const FILES_NOTE =
 
 /** POST /worklist/create/order, /worklist/activate, /worklist/duplicate (multipart forms). */
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(multipart, { limits: MULTIPART_LIMITS });
   const { db } = app.deps.database;
 
   /** The form, its fields parsed and documents checked, before any transaction starts. */

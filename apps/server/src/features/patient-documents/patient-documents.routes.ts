@@ -1,4 +1,5 @@
-import { ZUuid, ZWorklistItem } from '@ris/domain';
+import multipart from '@fastify/multipart';
+import { MAX_PATIENT_DOCUMENT_BYTES, ZUuid, ZWorklistItem } from '@ris/domain';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,7 +9,7 @@ import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { parseFields } from '../worklist/commands/form-data.ts';
 import { presentAndPublish } from '../worklist/commands/publish.ts';
-import { assertActingAs } from '../worklist/worklist.policy.ts';
+import { assertActingAs } from '../../access/acting-as.ts';
 import {
   attachPatientDocuments,
   findPatientDocument,
@@ -16,7 +17,7 @@ import {
   replacePatientDocuments,
   requireDocumentManager,
 } from './patient-documents.ts';
-import { checkUploads, readUploadForm, sendStoredFile } from './uploads.ts';
+import { checkUploads, readUploadForm, sendStoredFile } from '../reports/uploads.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['worklist'];
@@ -35,6 +36,10 @@ const ZReplaceFields = z.object({
 
 /** POST / PATCH /worklist/{id}/document and GET /worklist/{id}/document/{document_id}. */
 export const patientDocumentRoutes: FastifyPluginAsyncZod = async (app) => {
+  // The outer bounds of a multipart body here; each route reads its form with its own limits.
+  await app.register(multipart, {
+    limits: { fileSize: MAX_PATIENT_DOCUMENT_BYTES, files: 10, fields: 60, fieldSize: 64 * 1024, parts: 70 },
+  });
   const { db } = app.deps.database;
   const { blobs } = app.deps;
   const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
