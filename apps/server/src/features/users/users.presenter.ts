@@ -1,44 +1,14 @@
 import type { TFacility as TFacilityWire, TUser, TUserDetails } from '@ris/domain';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
+import { loadUserFacts, presentUser, type TUserRow } from '../../auth/present-user.ts';
 import type { TDbOrTx } from '../../db/client.ts';
-import { facilities, radiologistDetails, userFacilities, users } from '../../db/schema/index.ts';
+import { facilities } from '../../db/schema/index.ts';
 
-export type TUserRow = typeof users.$inferSelect;
+// The user's wire shape and its facts are written in auth/present-user.ts (sign-in answers them
+// too, and auth imports no feature); this presenter adds the details and facilities of the routes.
+export { loadUserFacts, presentUser, type TUserFacts, type TUserRow } from '../../auth/present-user.ts';
+
 type TFacilityRow = typeof facilities.$inferSelect;
-type TRadiologistRow = typeof radiologistDetails.$inferSelect;
-
-/** What a user's wire shape needs beyond the users row, loaded for many users in two queries. */
-export type TUserFacts = { facilityIds: string[]; radiologist: TRadiologistRow | null };
-
-export async function loadUserFacts(db: TDbOrTx, userIds: string[]): Promise<Map<string, TUserFacts>> {
-  const facts = new Map<string, TUserFacts>(
-    userIds.map((id) => [id, { facilityIds: [], radiologist: null }]),
-  );
-  if (userIds.length === 0) return facts;
-  const [links, details] = await Promise.all([
-    // Only facilities of the user's own organisation count, even if a stale link points elsewhere.
-    db
-      .select({ userId: userFacilities.userId, facilityId: userFacilities.facilityId })
-      .from(userFacilities)
-      .innerJoin(users, eq(users.id, userFacilities.userId))
-      .innerJoin(
-        facilities,
-        and(
-          eq(facilities.id, userFacilities.facilityId),
-          eq(facilities.organisationId, users.organisationId),
-        ),
-      )
-      .where(inArray(userFacilities.userId, userIds))
-      .orderBy(asc(userFacilities.createdAt), asc(userFacilities.facilityId)),
-    db.select().from(radiologistDetails).where(inArray(radiologistDetails.userId, userIds)),
-  ]);
-  for (const link of links) facts.get(link.userId)?.facilityIds.push(link.facilityId);
-  for (const detail of details) {
-    const fact = facts.get(detail.userId);
-    if (fact) fact.radiologist = detail;
-  }
-  return facts;
-}
 
 export function presentFacility(row: TFacilityRow): TFacilityWire {
   return {
@@ -53,27 +23,6 @@ export function presentFacility(row: TFacilityRow): TFacilityWire {
     time_zone: row.timeZone,
     status: row.status,
     letterhead_enabled: row.letterheadEnabled,
-  };
-}
-
-/** users row → the API's user (spec field names); never includes the password hash. */
-export function presentUser(row: TUserRow, facts: TUserFacts): TUser {
-  return {
-    id: row.id,
-    email: row.email,
-    role: row.role,
-    first_name: row.firstName,
-    last_name: row.lastName,
-    display_name: row.displayName,
-    status: row.status,
-    organisation_fk: row.organisationId,
-    facility_fks: facts.facilityIds,
-    user_type: row.role === 'RADIOLOGIST' ? (facts.radiologist?.userType ?? 'RADIOLOGIST') : null,
-    radiologist_description: facts.radiologist?.description ?? null,
-    staff_kind: row.staffKind,
-    has_signature: row.signatureFileId !== null,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
   };
 }
 
