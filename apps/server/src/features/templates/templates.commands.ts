@@ -9,8 +9,8 @@ import { canTemplate, templateRefusal } from './templates.policy.ts';
 import { findReadableTemplate, type TTemplateRow } from './templates.queries.ts';
 
 function refuse(action: 'use' | 'create' | 'change', scope: TTemplateRow['scope']): never {
-  const message = templateRefusal(action, scope);
-  throw new AppError('FORBIDDEN', message, message.startsWith('scope:') ? { field: 'scope' } : undefined);
+  const { message, field } = templateRefusal(action, scope);
+  throw new AppError('FORBIDDEN', message, field ? { field } : undefined);
 }
 
 /**

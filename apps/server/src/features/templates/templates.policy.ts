@@ -29,13 +29,16 @@ export function canTemplate(
 }
 
 /** Why canTemplate refused, for the person reading the 403. */
-export function templateRefusal(action: TTemplateAction, scope: TTemplateScope): string {
-  if (action === 'use') return 'You may not use report templates';
-  if (scope === 'DEFAULT') return 'Default templates are read-only';
+export type TTemplateRefusal = { message: string; field?: 'scope' };
+
+/** Why the action is refused, and the request field to blame when the refusal is about one. */
+export function templateRefusal(action: TTemplateAction, scope: TTemplateScope): TTemplateRefusal {
+  if (action === 'use') return { message: 'You may not use report templates' };
+  if (scope === 'DEFAULT') return { message: 'Default templates are read-only' };
   if (scope === 'ORGANISATION') {
     return action === 'create'
-      ? 'scope: only an administrator may create organisation templates'
-      : 'Only an administrator may change organisation templates';
+      ? { message: 'scope: only an administrator may create organisation templates', field: 'scope' }
+      : { message: 'Only an administrator may change organisation templates' };
   }
-  return 'You may change only your own templates';
+  return { message: 'You may change only your own templates' };
 }

@@ -37,7 +37,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
         });
       }
       if (!canTemplate(scope.principal, 'use')) {
-        throw new AppError('FORBIDDEN', templateRefusal('use', 'USER'));
+        throw new AppError('FORBIDDEN', templateRefusal('use', 'USER').message);
       }
       return listTemplates(db, scope, query);
     },
