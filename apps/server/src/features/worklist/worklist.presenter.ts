@@ -1,7 +1,14 @@
+// One worklist item (TWorklistItem): the columns it is read from and how they become the wire shape,
+// in one module. It is presented two ways, which must agree field for field:
+//  - from Drizzle rows (worklistItemColumns → presentWorklistItem): a command's result, a realtime
+//    event, a single item;
+//  - by PostgreSQL itself (WORKLIST_ITEM_JSON_COLUMNS, turned into JSON by row_to_json): the list page,
+//    so Node neither maps nor validates its rows (list/worklist-list.queries.ts).
+// Both are typed against TWorklistItem's keys, so a field added to the domain schema fails to compile
+// until it is added here. The queries that read them live in worklist.queries.ts.
 import type { TWorklistItem } from '@ris/domain';
-import { asc, eq, inArray } from 'drizzle-orm';
-import type { TDbOrTx } from '../../db/client.ts';
-import { facilities, patientDocuments, storedFiles, studies, users } from '../../db/schema/index.ts';
+import { sql } from 'drizzle-orm';
+import { facilities, studies, users } from '../../db/schema/index.ts';
 
 /** The columns a worklist item needs: the study plus two small joins (facility name, assignee name). */
 export const worklistItemColumns = {
@@ -16,50 +23,28 @@ export type TWorklistRow = {
   assigneeName: string | null;
 };
 
-/** A select of worklist rows; callers add WHERE (always visibleStudies), ORDER BY and LIMIT. */
-export function selectWorklistRows(db: TDbOrTx) {
-  return db
-    .select(worklistItemColumns)
-    .from(studies)
-    .innerJoin(facilities, eq(facilities.id, studies.facilityId))
-    .leftJoin(users, eq(users.id, studies.lastAssignedUserId));
+export type TPatientDocumentWire = TWorklistItem['patient_documents'][number];
+
+/** A patient document's columns (patient_documents joined to its stored file). */
+export type TPatientDocumentRow = {
+  id: string;
+  filename: string;
+  mediaType: string;
+  sizeBytes: number;
+  createdAt: Date;
+};
+
+export function presentPatientDocument(row: TPatientDocumentRow): TPatientDocumentWire {
+  return {
+    id: row.id,
+    filename: row.filename,
+    media_type: row.mediaType,
+    size_bytes: row.sizeBytes,
+    created_at: row.createdAt.toISOString(),
+  };
 }
 
-type TDocumentWire = TWorklistItem['patient_documents'][number];
-
-/** The patient documents of many studies in one query. */
-export async function loadPatientDocuments(
-  db: TDbOrTx,
-  studyIds: string[],
-): Promise<Map<string, TDocumentWire[]>> {
-  const byStudy = new Map<string, TDocumentWire[]>(studyIds.map((id) => [id, []]));
-  if (studyIds.length === 0) return byStudy;
-  const rows = await db
-    .select({
-      studyId: patientDocuments.studyId,
-      id: patientDocuments.id,
-      filename: patientDocuments.filename,
-      mediaType: storedFiles.mediaType,
-      sizeBytes: storedFiles.sizeBytes,
-      createdAt: patientDocuments.createdAt,
-    })
-    .from(patientDocuments)
-    .innerJoin(storedFiles, eq(storedFiles.id, patientDocuments.fileId))
-    .where(inArray(patientDocuments.studyId, studyIds))
-    .orderBy(asc(patientDocuments.createdAt));
-  for (const row of rows) {
-    byStudy.get(row.studyId)?.push({
-      id: row.id,
-      filename: row.filename,
-      media_type: row.mediaType,
-      size_bytes: row.sizeBytes,
-      created_at: row.createdAt.toISOString(),
-    });
-  }
-  return byStudy;
-}
-
-export function presentWorklistItem(row: TWorklistRow, documents: TDocumentWire[]): TWorklistItem {
+export function presentWorklistItem(row: TWorklistRow, documents: TPatientDocumentWire[]): TWorklistItem {
   const s = row.study;
   return {
     id: s.id,
@@ -92,11 +77,67 @@ export function presentWorklistItem(row: TWorklistRow, documents: TDocumentWire[
   };
 }
 
-/** Rows → wire items, loading their documents in one query. */
-export async function presentWorklistRows(db: TDbOrTx, rows: TWorklistRow[]): Promise<TWorklistItem[]> {
-  const documents = await loadPatientDocuments(
-    db,
-    rows.map((row) => row.study.id),
-  );
-  return rows.map((row) => presentWorklistItem(row, documents.get(row.study.id) ?? []));
-}
+/** A timestamptz as Date.toISOString() writes it (UTC, milliseconds truncated as the drivers do). */
+const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** Each field of a presented patient document as SQL over `pd` (patient_documents) and `sf` (stored_files). */
+const PATIENT_DOCUMENT_SQL = {
+  id: 'pd.id',
+  filename: 'pd.filename',
+  media_type: 'sf.media_type',
+  size_bytes: 'sf.size_bytes',
+  created_at: isoText('pd.created_at'),
+} satisfies Record<keyof TPatientDocumentWire, string>;
+
+/** Each field of TWorklistItem as SQL over the page row `s`, its facility `f`, assignee `u` and documents `d`. */
+const WORKLIST_ITEM_SQL = {
+  id: 's.id',
+  facility_fk: 's.facility_id',
+  facility: 'f.name',
+  study_uid: 's.study_uid',
+  accession_number: 's.accession_number',
+  patient_name: 's.patient_name',
+  patient_id: 's.patient_identifier',
+  patient_sex: 's.patient_sex',
+  patient_birth_date: 's.patient_birth_date',
+  modality: 's.modality',
+  modality_group: 's.modality_group',
+  study: 's.study_description',
+  body_part: 's.body_part',
+  datetime: isoText('s.study_datetime'),
+  series_count: 's.series_count',
+  instance_count: 's.instance_count',
+  status: 's.status',
+  priority_tag: 's.priority_tag',
+  last_assigned_user_fk: 's.last_assigned_user_id',
+  last_assigned_user_display_name: 'u.display_name',
+  referring_physician_fk: 's.referring_physician_id',
+  referring_physician: 's.referring_physician_name',
+  clinical_history: 's.clinical_history',
+  collaboration_enabled: 's.collaboration_enabled',
+  patient_documents: `coalesce(d.documents, '[]'::json)`,
+  created_at: isoText('s.created_at'),
+  updated_at: isoText('s.updated_at'),
+} satisfies Record<keyof TWorklistItem, string>;
+
+const selectList = (fields: Record<string, string>) =>
+  Object.entries(fields)
+    .map(([name, expression]) => `${expression} as ${name}`)
+    .join(', ');
+
+/**
+ * One worklist item's columns, named and ordered as presentWorklistItem writes them, for a select
+ * over the page row `s` joined to `f`, `u` and the lateral `d` (PATIENT_DOCUMENTS_JSON): the row is
+ * turned into JSON by row_to_json (a third cheaper in PostgreSQL than json_build_object, and without
+ * its blanks).
+ */
+export const WORKLIST_ITEM_JSON_COLUMNS = sql.raw(selectList(WORKLIST_ITEM_SQL));
+
+const documentObject = Object.entries(PATIENT_DOCUMENT_SQL)
+  .map(([name, expression]) => `'${name}', ${expression}`)
+  .join(', ');
+
+/** The patient documents of the page row `s` as a JSON array `documents` (null when none), oldest first. */
+export const PATIENT_DOCUMENTS_JSON = sql.raw(`select json_agg(json_build_object(${documentObject})
+      order by pd.created_at) as documents
+    from patient_documents pd join stored_files sf on sf.id = pd.file_id where pd.study_id = s.id`);

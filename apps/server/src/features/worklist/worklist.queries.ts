@@ -1,9 +1,25 @@
-import { and, eq } from 'drizzle-orm';
+import type { TWorklistItem } from '@ris/domain';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { visibleStudies } from '../../access/studies-scope.ts';
 import type { TScope } from '../../access/scope.ts';
 import type { TDbOrTx } from '../../db/client.ts';
-import { studies } from '../../db/schema/index.ts';
-import { selectWorklistRows, type TWorklistRow } from './worklist.presenter.ts';
+import { facilities, patientDocuments, storedFiles, studies, users } from '../../db/schema/index.ts';
+import {
+  presentPatientDocument,
+  presentWorklistItem,
+  worklistItemColumns,
+  type TPatientDocumentWire,
+  type TWorklistRow,
+} from './worklist.presenter.ts';
+
+/** A select of worklist rows; callers add WHERE (always visibleStudies), ORDER BY and LIMIT. */
+export function selectWorklistRows(db: TDbOrTx) {
+  return db
+    .select(worklistItemColumns)
+    .from(studies)
+    .innerJoin(facilities, eq(facilities.id, studies.facilityId))
+    .leftJoin(users, eq(users.id, studies.lastAssignedUserId));
+}
 
 /**
  * One worklist item the caller may see, or null (→ 404). `forUpdate` locks the study row until the
@@ -20,4 +36,37 @@ export async function findVisibleStudy(
     .limit(1);
   const [row] = options.forUpdate ? await query.for('update', { of: studies }) : await query;
   return row ?? null;
+}
+
+/** The patient documents of many studies in one query. */
+export async function loadPatientDocuments(
+  db: TDbOrTx,
+  studyIds: string[],
+): Promise<Map<string, TPatientDocumentWire[]>> {
+  const byStudy = new Map<string, TPatientDocumentWire[]>(studyIds.map((id) => [id, []]));
+  if (studyIds.length === 0) return byStudy;
+  const rows = await db
+    .select({
+      studyId: patientDocuments.studyId,
+      id: patientDocuments.id,
+      filename: patientDocuments.filename,
+      mediaType: storedFiles.mediaType,
+      sizeBytes: storedFiles.sizeBytes,
+      createdAt: patientDocuments.createdAt,
+    })
+    .from(patientDocuments)
+    .innerJoin(storedFiles, eq(storedFiles.id, patientDocuments.fileId))
+    .where(inArray(patientDocuments.studyId, studyIds))
+    .orderBy(asc(patientDocuments.createdAt));
+  for (const row of rows) byStudy.get(row.studyId)?.push(presentPatientDocument(row));
+  return byStudy;
+}
+
+/** Rows → wire items, loading their documents in one query. */
+export async function presentWorklistRows(db: TDbOrTx, rows: TWorklistRow[]): Promise<TWorklistItem[]> {
+  const documents = await loadPatientDocuments(
+    db,
+    rows.map((row) => row.study.id),
+  );
+  return rows.map((row) => presentWorklistItem(row, documents.get(row.study.id) ?? []));
 }

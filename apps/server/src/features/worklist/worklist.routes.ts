@@ -15,8 +15,7 @@ import { statusHistory, ZStatusHistory } from './commands/status-history.ts';
 import { deleteStudy, updateStudy } from './commands/update-study.ts';
 import { ZByUser, ZUpdateWorklistBody } from './commands/worklist-requests.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
-import { findVisibleStudy } from './worklist.queries.ts';
-import { presentWorklistRows } from './worklist.presenter.ts';
+import { findVisibleStudy, presentWorklistRows } from './worklist.queries.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['worklist'];

@@ -12,6 +12,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
 import type { TWindowEdges } from './worklist-count-cache.ts';
 import { worklistWhere, type TWorklistCriteria } from './worklist-criteria.ts';
+import { PATIENT_DOCUMENTS_JSON, WORKLIST_ITEM_JSON_COLUMNS } from '../worklist.presenter.ts';
 import { hotRows, type TPlanMode } from './worklist-sql.ts';
 
 /** The column behind each sort_by value (the whitelist is WORKLIST_SORT_FIELDS), as SQL text. */
@@ -27,31 +28,6 @@ const SORT_COLUMNS = {
   priority_tag: 'priority_tag',
   series_count: 'series_count',
 } satisfies Record<TWorklistSortField, string>;
-
-/** A timestamptz as Date.toISOString() writes it (UTC, milliseconds truncated as the drivers do). */
-const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/**
- * One worklist item's columns (TWorklistItem's fields, named and ordered as presentWorklistItem
- * writes them) from the page row `s`, its facility `f`, assignee `u` and documents `d`: the row is
- * turned into JSON by row_to_json (a third cheaper in PostgreSQL than json_build_object, and without
- * its blanks).
- */
-const ITEM_COLUMNS = sql.raw(`s.id, s.facility_id as facility_fk, f.name as facility, s.study_uid,
-      s.accession_number, s.patient_name, s.patient_identifier as patient_id, s.patient_sex,
-      s.patient_birth_date, s.modality, s.modality_group, s.study_description as study, s.body_part,
-      ${isoText('s.study_datetime')} as datetime, s.series_count, s.instance_count, s.status,
-      s.priority_tag, s.last_assigned_user_id as last_assigned_user_fk,
-      u.display_name as last_assigned_user_display_name, s.referring_physician_id as referring_physician_fk,
-      s.referring_physician_name as referring_physician, s.clinical_history, s.collaboration_enabled,
-      coalesce(d.documents, '[]'::json) as patient_documents, ${isoText('s.created_at')} as created_at,
-      ${isoText('s.updated_at')} as updated_at`);
-
-/** The patient documents of the page row `s` as a JSON array (null when it has none), oldest first. */
-const DOCUMENTS_JSON = sql.raw(`select json_agg(json_build_object('id', pd.id, 'filename', pd.filename,
-      'media_type', sf.media_type, 'size_bytes', sf.size_bytes, 'created_at', ${isoText('pd.created_at')})
-      order by pd.created_at) as documents
-    from patient_documents pd join stored_files sf on sf.id = pd.file_id where pd.study_id = s.id`);
 
 /**
  * How the statements under `criteria` are planned (worklist-sql.ts). Generic (planned once per
@@ -111,7 +87,7 @@ export type TWorklistListResult = {
  * One page of the worklist and the total as the response's JSON text, in one statement: the page
  * (WHERE, ORDER BY, LIMIT on studies) is joined to its facility, assignee and documents and each
  * item is built as JSON by PostgreSQL, so Node neither maps rows nor validates them again (the
- * shape is TWorklistItem's, pinned by the route tests against presentWorklistItem's). The count is
+ * shape is TWorklistItem's: WORKLIST_ITEM_JSON_COLUMNS in worklist.presenter.ts, beside presentWorklistItem). The count is
  * an uncorrelated scalar subquery (run once, index-only where the indexes allow), left out when the
  * caller knows the total (`options.total`, from the count cache); `options.edges` adds the window
  * edges the cache keeps with a total. Ties (and nulls: first when descending, last when ascending,
@@ -157,11 +133,11 @@ export async function listWorklistJson(
     // The items in order: the subquery keeps its ORDER BY (a sorted subquery is not flattened, and
     // the outer query neither joins nor sorts).
     sql`${matches}select row_to_json(i)::text as item${extra}
-      from (select ${ITEM_COLUMNS}
+      from (select ${WORKLIST_ITEM_JSON_COLUMNS}
         from (${pageSql}) s
         join facilities f on f.id = s.facility_id
         left join users u on u.id = s.last_assigned_user_id
-        left join lateral (${DOCUMENTS_JSON}) d on true
+        left join lateral (${PATIENT_DOCUMENTS_JSON}) d on true
         ${order}) i`,
     run,
   );
