@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { AppLayout } from './components/layout/app-layout.tsx';
+import { AppLayout } from './features/app-shell/app-layout.tsx';
 import { ForgotPasswordPage } from './features/auth/forgot-password-page.tsx';
 import { LoginPage } from './features/auth/login-page.tsx';
 import { RouteGuard } from './features/auth/route-guard.tsx';

@@ -1,8 +1,8 @@
 import { Outlet } from 'react-router';
-import { useRealtimeSession } from '../../features/realtime/realtime.ts';
-import { OpenTabsBar } from '../../features/tabs/open-tabs-bar.tsx';
+import { OpenTabsBar } from '../tabs/open-tabs-bar.tsx';
 import { AppHeader } from './app-header.tsx';
 import { SidebarNav } from './sidebar-nav.tsx';
+import { useRealtimeSession } from './use-realtime-session.ts';
 
 /** The frame of every authenticated screen: header on top, navigation on the left, screen in the middle. */
 export function AppLayout() {

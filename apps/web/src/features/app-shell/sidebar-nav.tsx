@@ -1,7 +1,7 @@
 import { NavLink } from 'react-router';
-import { canOpen } from '../../features/auth/route-access.ts';
+import { canOpen } from '../auth/route-access.ts';
 import { useAuth } from '../../stores/auth-store.ts';
-import { cn } from '../ui/cn.ts';
+import { cn } from '../../components/ui/cn.ts';
 import { NAV_ITEMS } from './nav-items.ts';
 
 /**

@@ -2,14 +2,14 @@ import { LogOut } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { label } from '@ris/domain';
-import { Button } from '../ui/button.tsx';
-import { Spinner } from '../ui/spinner.tsx';
+import { Brand } from '../../components/layout/brand.tsx';
+import { ThemeToggle } from '../../components/layout/theme-toggle.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Spinner } from '../../components/ui/spinner.tsx';
 import { useAuth, type TAuthUser } from '../../stores/auth-store.ts';
-import { authSession } from '../../features/auth/session.ts';
-import { NotificationBell } from '../../features/notifications/notification-bell.tsx';
+import { authSession } from '../auth/session.ts';
+import { NotificationBell } from '../notifications/notification-bell.tsx';
 import { PATHS } from '../../paths.ts';
-import { Brand } from './brand.tsx';
-import { ThemeToggle } from './theme-toggle.tsx';
 
 /** Two letters for the avatar: from first and last name when known, else from the shown name. */
 function initials(user: TAuthUser, name: string): string {
