@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, NETWORK_ERROR_CODE, errorMessage, validationFieldErrors } from './api-error.ts';
-import { createHttpClient, type FetchLike } from './http.ts';
+import { apiRelativePath, createHttpClient, type FetchLike } from './http.ts';
 import { SESSION_ENDING_CODES } from './session-errors.ts';
 
 interface Call {
@@ -246,5 +246,13 @@ describe('session-ending codes', () => {
       'auth/id-token-revoked',
       'auth/invalid-refresh-token',
     ]);
+  });
+});
+
+describe('apiRelativePath', () => {
+  it('turns an absolute API path into one under the client base, and refuses anything else', () => {
+    expect(apiRelativePath('/api/v1/worklist/report/r1/images/i1')).toBe('/worklist/report/r1/images/i1');
+    expect(apiRelativePath('/api/v10/x')).toBeNull();
+    expect(apiRelativePath('https://elsewhere.test/api/v1/x')).toBeNull();
   });
 });

@@ -5,6 +5,12 @@ import { endsIdentitySession, isRenewableTokenError } from './session-errors.ts'
 /** Every API path of the specification lives under this base, on the page's own origin. */
 export const API_BASE_PATH = '/api/v1';
 
+/** The path under the API client's base of an absolute API path (`/api/v1/...`), else null. */
+export function apiRelativePath(src: string): string | null {
+  if (!src.startsWith(`${API_BASE_PATH}/`)) return null;
+  return src.slice(API_BASE_PATH.length);
+}
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;

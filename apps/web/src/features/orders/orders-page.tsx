@@ -11,7 +11,7 @@ import { notify } from '../../stores/app-store.ts';
 import { useAuth } from '../../stores/auth-store.ts';
 import { defaultWorklistFilters, type TWorklistFilters } from '../../stores/settings-store.ts';
 import { ConnectionIndicator } from '../realtime/connection-indicator.tsx';
-import { useWorklistLiveUpdates } from '../realtime/use-worklist-live-updates.ts';
+import { useWorklistLiveUpdates } from '../worklist/live/use-worklist-live-updates.ts';
 import { useOpenItem } from '../tabs/open-tabs-bar.tsx';
 import { PaginationBar } from '../worklist/pagination-bar.tsx';
 import { DateTimeCell, Muted, PriorityBadge } from '../worklist/worklist-cells.tsx';

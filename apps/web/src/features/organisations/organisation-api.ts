@@ -9,7 +9,7 @@ import {
 } from '@ris/domain';
 import { apiClient } from '../../api/client.ts';
 import { uploadForm } from '../../api/upload.ts';
-import { apiRelativePath } from '../reports/reports-api.ts';
+import { apiRelativePath } from '../../api/http.ts';
 
 const enc = encodeURIComponent;
 

@@ -1,6 +1,5 @@
-import { createHttpClient, type HttpMethod } from '../../api/http.ts';
+import { apiRelativePath, createHttpClient, type HttpMethod } from '../../api/http.ts';
 import { sessionBridge } from '../../api/session-bridge.ts';
-import { apiRelativePath } from '../reports/reports-api.ts';
 
 /** A generated file as the server sent it: its bytes and the name of its Content-Disposition. */
 export interface TFileResponse {

@@ -4,7 +4,6 @@ import { ChevronDown, Download, FileSignature, FileText, FileType2, Users } from
 import { useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { menuContentClassName, menuItemClassName } from '../worklist/row-menu.tsx';
-import { reportsApi } from '../reports/reports-api.ts';
 import { ByRadiologistDialog } from './by-radiologist-dialog.tsx';
 import { reportOutputApi } from './report-output-api.ts';
 import { useReportDownload } from './use-report-download.ts';
@@ -21,9 +20,9 @@ export interface DownloadMenuProps {
 
 /** The report's stored PDF, asked for afresh: pdf_url is a short-lived address. */
 async function storedPdf(worklistId: string) {
-  const report = await reportsApi.get(worklistId);
-  if (!report.pdf_url) throw new Error('The signed PDF of this report is not available');
-  return reportOutputApi.storedPdf(report.pdf_url);
+  const pdfUrl = await reportOutputApi.currentPdfUrl(worklistId);
+  if (!pdfUrl) throw new Error('The signed PDF of this report is not available');
+  return reportOutputApi.storedPdf(pdfUrl);
 }
 
 /**

@@ -1,5 +1,6 @@
 import {
   ZDeliveryList,
+  ZReport,
   ZSendReportResponse,
   type TByRadDocumentBody,
   type TDeliveryMessage,
@@ -39,6 +40,11 @@ export const reportOutputApi = {
   /** POST /worklist/report/by-rad/pdf or /docx: signed by the chosen radiologists, in order. */
   byRadiologists: (format: TReportFormat, body: TByRadDocumentBody): Promise<TFileResponse> =>
     requestFile('POST', `/worklist/report/by-rad/${format}`, { body }),
+  /** GET /worklist/{id}/report, for its pdf_url only: a short-lived address, so asked for afresh. */
+  currentPdfUrl: (worklistId: string): Promise<string | null> =>
+    apiClient.get(`/worklist/${encodeURIComponent(worklistId)}/report`, {
+      parse: (data) => ZReport.parse(data).pdf_url,
+    }),
   /** GET on the report's pdf_url: the stored (for a final report: signed, immutable) PDF. */
   storedPdf: (pdfUrl: string): Promise<TFileResponse> => downloadUrl(pdfUrl),
   sendEmail: (body: TSendReportEmailBody, idempotencyKey: string): Promise<TSendReportResponse> =>

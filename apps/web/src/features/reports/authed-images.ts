@@ -1,5 +1,5 @@
 import { apiClient } from '../../api/client.ts';
-import { apiRelativePath } from './reports-api.ts';
+import { apiRelativePath } from '../../api/http.ts';
 
 export type FetchBlob = (relativePath: string) => Promise<Blob>;
 

@@ -10,7 +10,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { settingsStore } from '../../stores/settings-store.ts';
 import { PATHS, worklistItemPath } from '../../paths.ts';
 import { realtime } from '../realtime/realtime.ts';
-import { useWorklistLiveUpdates } from '../realtime/use-worklist-live-updates.ts';
+import { useWorklistLiveUpdates } from '../worklist/live/use-worklist-live-updates.ts';
 import { useAuth } from '../../stores/auth-store.ts';
 import { worklistApi, worklistKeys } from '../worklist/worklist-api.ts';
 import { authedImages } from './authed-images.ts';

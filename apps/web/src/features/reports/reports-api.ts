@@ -10,7 +10,6 @@ import {
   type TWorklistItem,
 } from '@ris/domain';
 import { apiClient } from '../../api/client.ts';
-import { API_BASE_PATH } from '../../api/http.ts';
 import { uploadForm, type UploadProgress } from '../../api/upload.ts';
 
 const enc = encodeURIComponent;
@@ -48,12 +47,6 @@ export function parseMacros(data: unknown): TMacro[] {
 function itemOrNull(data: unknown): TWorklistItem | null {
   const parsed = ZWorklistItem.safeParse(data);
   return parsed.success ? parsed.data : null;
-}
-
-/** The path under the API client's base of an absolute API path (`/api/v1/...`), else null. */
-export function apiRelativePath(src: string): string | null {
-  if (!src.startsWith(`${API_BASE_PATH}/`)) return null;
-  return src.slice(API_BASE_PATH.length);
 }
 
 export const reportsApi = {

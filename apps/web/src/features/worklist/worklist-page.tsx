@@ -13,7 +13,7 @@ import { useAuth } from '../../stores/auth-store.ts';
 import { tableSettingsOf, useSettings } from '../../stores/settings-store.ts';
 import { visibleColumnIds } from '../../stores/worklist-table-settings.ts';
 import { ConnectionIndicator } from '../realtime/connection-indicator.tsx';
-import { useWorklistLiveUpdates } from '../realtime/use-worklist-live-updates.ts';
+import { useWorklistLiveUpdates } from './live/use-worklist-live-updates.ts';
 import { useOpenItem } from '../tabs/open-tabs-bar.tsx';
 import { BulkActions } from './bulk-actions.tsx';
 import { useItemTags } from './item-tags.tsx';

@@ -1,10 +1,10 @@
 import type { TWorklistItem, TWorklistListResponse } from '@ris/domain';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { notify } from '../../stores/app-store.ts';
-import { authStore } from '../../stores/auth-store.ts';
-import { worklistKeys } from '../worklist/worklist-api.ts';
-import { realtime } from './realtime.ts';
+import { notify } from '../../../stores/app-store.ts';
+import { authStore } from '../../../stores/auth-store.ts';
+import { worklistKeys } from '../worklist-api.ts';
+import { realtime } from '../../realtime/realtime.ts';
 import { transcriptionistToast } from './transcriptionist-toasts.ts';
 import {
   applyItemUpdate,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FACILITY_A, FACILITY_B, buildItem, buildPage } from './test-items.ts';
+import { FACILITY_A, FACILITY_B, buildItem, buildPage } from '../test-items.ts';
 import { applyItemUpdate, applyWorklistUpdate, parseWorklistUpdate } from './worklist-updates.ts';
 
 const MINE = new Set([FACILITY_A]);
