@@ -1,5 +1,6 @@
 import { FileText, Paperclip, X } from 'lucide-react';
 import { useId } from 'react';
+import { UploadProgress } from '../../components/ui/upload-progress.tsx';
 
 export const DOCUMENT_ACCEPT = 'application/pdf,image/jpeg,image/png';
 
@@ -65,17 +66,7 @@ export function DocumentsField({ files, onChange, progress, disabled }: Document
           ))}
         </ul>
       ) : null}
-      {progress !== null ? (
-        <div className="flex items-center gap-2">
-          <progress
-            aria-label="Upload progress"
-            max={100}
-            value={progress}
-            className="h-1.5 flex-1 overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-surface-hover [&::-webkit-progress-value]:bg-accent"
-          />
-          <span className="w-9 text-right text-[11px] text-fg-muted tabular-nums">{progress}%</span>
-        </div>
-      ) : null}
+      <UploadProgress percent={progress} />
     </div>
   );
 }

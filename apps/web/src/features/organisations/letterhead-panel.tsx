@@ -6,6 +6,8 @@ import { errorMessage } from '../../api/api-error.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { Switch } from '../../components/ui/switch.tsx';
+import { UploadProgress } from '../../components/ui/upload-progress.tsx';
 import { notify } from '../../stores/app-store.ts';
 import { fileSize } from '../support/support-attachments.ts';
 import type { TLetterheadPart, TPickedImagesControl } from './object-urls.ts';
@@ -155,12 +157,10 @@ export function LetterheadPanel({ facility, images }: LetterheadPanelProps) {
 
   return (
     <section aria-label={`Letterhead of ${facility.name}`} className="flex flex-col gap-3">
-      <button
-        type="button"
-        role="switch"
-        aria-checked={on}
+      <Switch
+        checked={on}
         disabled={busy}
-        onClick={() => upload.mutate({ enable: !on })}
+        onCheckedChange={(enable) => upload.mutate({ enable })}
         className="flex items-center justify-between gap-3 rounded-md border border-line px-3 py-2 text-left hover:bg-surface-hover"
       >
         <span>
@@ -169,21 +169,7 @@ export function LetterheadPanel({ facility, images }: LetterheadPanelProps) {
             Off: documents leave the header and footer space blank for pre-printed paper.
           </span>
         </span>
-        <span
-          aria-hidden="true"
-          className={cn(
-            'relative inline-flex h-4 w-7 shrink-0 items-center rounded-full transition-colors',
-            on ? 'bg-accent' : 'bg-line-strong',
-          )}
-        >
-          <span
-            className={cn(
-              'absolute size-3 rounded-full bg-white shadow transition-transform',
-              on ? 'translate-x-3.5' : 'translate-x-0.5',
-            )}
-          />
-        </span>
-      </button>
+      </Switch>
       {(['header', 'footer'] as const).map((part) => (
         <ImageRow
           key={part}
@@ -197,17 +183,7 @@ export function LetterheadPanel({ facility, images }: LetterheadPanelProps) {
         />
       ))}
       <p className="text-[12px] text-fg-subtle">PNG or JPEG, at most 2 MB each; drawn on every page.</p>
-      {progress !== null ? (
-        <div className="flex items-center gap-2">
-          <progress
-            aria-label="Upload progress"
-            max={100}
-            value={progress}
-            className="h-1.5 flex-1 overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-surface-hover [&::-webkit-progress-value]:bg-accent"
-          />
-          <span className="w-9 text-right text-[11px] text-fg-muted tabular-nums">{progress}%</span>
-        </div>
-      ) : null}
+      <UploadProgress percent={progress} />
       {picked.header || picked.footer ? (
         <div className="flex justify-end gap-2">
           <Button variant="ghost" disabled={busy} onClick={images.clear}>

@@ -5,6 +5,7 @@ import { useEffect, useId, useState } from 'react';
 import { errorMessage } from '../../api/api-error.ts';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { UploadProgress } from '../../components/ui/upload-progress.tsx';
 import { notify } from '../../stores/app-store.ts';
 import { worklistKeys } from '../worklist/worklist-api.ts';
 import { reportsApi } from './reports-api.ts';
@@ -157,17 +158,7 @@ export function PatientDocuments({ item, canManage }: { item: TWorklistItem; can
           })}
         </ul>
       )}
-      {progress !== null ? (
-        <div className="mt-2 flex items-center gap-2">
-          <progress
-            aria-label="Upload progress"
-            max={100}
-            value={progress}
-            className="h-1.5 flex-1 overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-surface-hover [&::-webkit-progress-value]:bg-accent"
-          />
-          <span className="w-9 text-right text-[11px] text-fg-muted tabular-nums">{progress}%</span>
-        </div>
-      ) : null}
+      <UploadProgress percent={progress} className="mt-2" />
       {viewing ? (
         <Dialog
           open

@@ -12,6 +12,7 @@ import { EditorToolbar } from '../../components/rich-text/editor-toolbar.tsx';
 import { RICH_TEXT_CONTENT_CLASS } from '../../components/rich-text/rich-text-content.ts';
 import { cn } from '../../components/ui/cn.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { Switch } from '../../components/ui/switch.tsx';
 import { notify } from '../../stores/app-store.ts';
 import { worklistKeys } from '../worklist/worklist-api.ts';
 import { authedImages } from './authed-images.ts';
@@ -58,31 +59,15 @@ function CollaborationSwitch({ study, userId }: { study: TWorklistItem; userId: 
   });
   const on = study.collaboration_enabled;
   return (
-    <button
-      type="button"
-      role="switch"
-      aria-checked={on}
+    <Switch
+      checked={on}
       disabled={toggle.isPending}
-      onClick={() => toggle.mutate(!on)}
+      onCheckedChange={(next) => toggle.mutate(next)}
       className="inline-flex items-center gap-2 rounded-md px-2 py-1 text-[12px] text-fg-muted hover:bg-surface-hover hover:text-fg"
     >
       <Users aria-hidden="true" className="size-3.5" />
       Collaboration
-      <span
-        aria-hidden="true"
-        className={cn(
-          'relative inline-flex h-4 w-7 items-center rounded-full transition-colors',
-          on ? 'bg-accent' : 'bg-line-strong',
-        )}
-      >
-        <span
-          className={cn(
-            'absolute size-3 rounded-full bg-white shadow transition-transform',
-            on ? 'translate-x-3.5' : 'translate-x-0.5',
-          )}
-        />
-      </span>
-    </button>
+    </Switch>
   );
 }
 

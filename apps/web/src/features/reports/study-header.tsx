@@ -1,9 +1,9 @@
 import { formatElapsedSince, label, type TWorklistItem } from '@ris/domain';
 import { format } from 'date-fns/format';
 import { Eye } from 'lucide-react';
-import { useEffect, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { Tooltip } from '../../components/ui/tooltip.tsx';
+import { useMinuteClock } from '../../components/hooks/use-minute-clock.ts';
 import { useAuth } from '../../stores/auth-store.ts';
 import { tableSettingsOf, useSettings } from '../../stores/settings-store.ts';
 import { useOpenInViewer } from '../viewers/use-open-in-viewer.ts';
@@ -18,16 +18,6 @@ export function formatDate(value: string | null, pattern: string): string | null
 /** A priority tag as people say it: acronyms (MLC) stay as they are, the rest title-cased. */
 function priorityText(tag: string): string {
   return tag.length <= 3 ? tag : label(tag);
-}
-
-/** The current time, moved on every minute (elapsed times). */
-function useMinuteClock(): Date {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(new Date()), 60_000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
 }
 
 function Fact({ term, value }: { term: string; value: string | null | undefined }) {

@@ -16,6 +16,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField, inputClassName } from '../../components/ui/text-field.tsx';
+import { UploadProgress } from '../../components/ui/upload-progress.tsx';
 import { notify } from '../../stores/app-store.ts';
 import { useAuth } from '../../stores/auth-store.ts';
 import { apiFieldErrors, pickFieldErrors } from '../templates/field-errors.ts';
@@ -245,17 +246,7 @@ export function SupportPage() {
             {Math.floor(MAX_SUPPORT_FILE_BYTES / 1024 / 1024)} MB each.
           </p>
         </div>
-        {progress !== null ? (
-          <div className="flex items-center gap-2">
-            <progress
-              aria-label="Upload progress"
-              max={100}
-              value={progress}
-              className="h-1.5 flex-1 overflow-hidden rounded-full [&::-webkit-progress-bar]:bg-surface-hover [&::-webkit-progress-value]:bg-accent"
-            />
-            <span className="w-9 text-right text-[11px] text-fg-muted tabular-nums">{progress}%</span>
-          </div>
-        ) : null}
+        <UploadProgress percent={progress} />
         <div className="flex justify-end">
           <Button type="submit" disabled={send.isPending || !user}>
             {send.isPending ? <Spinner /> : <Send aria-hidden="true" className="size-4" />}

@@ -14,10 +14,11 @@ import {
   type RowSelectionState,
 } from '@tanstack/react-table';
 import { ArrowDown, ArrowUp, ArrowUpDown, Eye, FilePenLine } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { Tooltip } from '../../components/ui/tooltip.tsx';
+import { useMinuteClock } from '../../components/hooks/use-minute-clock.ts';
 import { COLUMN_LABELS, COLUMN_SORT_FIELDS } from './worklist-columns.ts';
 import { DateTimeCell, Muted, PriorityBadge, StatusText } from './worklist-cells.tsx';
 import { RowMenu } from './row-menu.tsx';
@@ -42,16 +43,6 @@ export interface WorklistTableProps {
   emptyText: string;
   /** Tags on the items, by item id (shown beside the patient, each removable). */
   itemTags?: ReadonlyMap<string, TItemTag[]>;
-}
-
-/** Re-renders once a minute so the elapsed times stay true. */
-function useMinuteClock(): Date {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(new Date()), 60_000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
 }
 
 interface CellContext {

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ImagePlus, Trash2 } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { errorMessage } from '../../../api/api-error.ts';
+import { UploadProgress } from '../../../components/ui/upload-progress.tsx';
 import { notify } from '../../../stores/app-store.ts';
 import { authedImages } from '../authed-images.ts';
 import { reportKeys, reportsApi } from '../reports-api.ts';
@@ -95,9 +96,7 @@ export function KeyImagesPanel({
           if (files.length > 0) upload.mutate(files);
         }}
       />
-      {progress !== null ? (
-        <progress aria-label="Upload progress" max={100} value={progress} className="h-1.5 w-full" />
-      ) : null}
+      <UploadProgress percent={progress} />
       {report.images.length === 0 ? (
         <p className="text-[12px] text-fg-subtle">No key images yet.</p>
       ) : (
