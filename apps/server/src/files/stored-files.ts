@@ -3,6 +3,7 @@ import type { TDbOrTx } from '../db/client.ts';
 import { storedFiles } from '../db/schema/index.ts';
 import { AppError } from '../http/app-error.ts';
 import type { BlobStore } from './blob-store.ts';
+import { assertImagePixels } from './image-pixels.ts';
 import { newBlobKey } from './local-disk-store.ts';
 
 export type TStoredFile = typeof storedFiles.$inferSelect;
@@ -26,7 +27,7 @@ export async function sniffMediaType(data: Buffer): Promise<string | null> {
 }
 
 /**
- * Checks an upload by size and content, writes its bytes to the blob store and records it in
+ * Checks an upload by size, content and (images) pixel count, writes its bytes to the blob store and records it in
  * stored_files (hash, size, media type). Run it inside the command's transaction: if the
  * transaction fails, the row disappears and the orphaned blob is harmless (never referenced).
  */
@@ -47,6 +48,8 @@ export async function storeFile(db: TDbOrTx, blobs: BlobStore, input: TStoreFile
       { detected: mediaType },
     );
   }
+  // Every stored image within the pixel limit, whichever route stored it (no decompression bombs).
+  if (mediaType.startsWith('image/')) assertImagePixels('file', field, input.data);
   const info = await blobs.put(newBlobKey(), input.data);
   const [row] = await db
     .insert(storedFiles)

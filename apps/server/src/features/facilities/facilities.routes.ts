@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import {
   MAX_LETTERHEAD_BYTES,
   ZCreateFacilityBody,
@@ -14,9 +13,10 @@ import { z } from 'zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
 import { AppError } from '../../http/app-error.ts';
+import { registerMultipart } from '../../http/multipart.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
+import { sendStoredFile } from '../../http/send-stored-file.ts';
 import { findStoredFile } from '../report-output/document-images.ts';
-import { sendStoredFile } from '../reports/uploads.ts';
 import {
   createFacility,
   deleteLetterhead,
@@ -26,7 +26,7 @@ import {
 } from './facility.commands.ts';
 import { authorizeFacility } from './facility.policy.ts';
 import { presentFacilityDetails } from './facility.presenter.ts';
-import { LETTERHEAD_MULTIPART_LIMITS, readLetterheadForm } from './letterhead-form.ts';
+import { LETTERHEAD_FORM_LIMITS, readLetterheadForm } from './letterhead-form.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['facilities'];
@@ -49,7 +49,7 @@ const ZUploadResponses = {
  * organisation, or (for everyone but admins) outside their own facilities, answers 404.
  */
 export const facilityRoutes: FastifyPluginAsyncZod = async (app) => {
-  await app.register(multipart, { limits: LETTERHEAD_MULTIPART_LIMITS });
+  await registerMultipart(app, LETTERHEAD_FORM_LIMITS);
   const { db } = app.deps.database;
   const { blobs } = app.deps;
   const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));

@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import { ZWorklistItem } from '@ris/domain';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -9,14 +8,9 @@ import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
 import { authorizeWorklist } from '../worklist/worklist.policy.ts';
 import { activateStudy, duplicateStudy } from './commands/activate-study.ts';
-import { createOrder } from './commands/create-order.ts';
-import {
-  checkDocuments,
-  MULTIPART_LIMITS,
-  ORDER_FORM_LIMITS,
-  parseFields,
-  readForm,
-} from '../worklist/commands/form-data.ts';
+import { createOrder, ORDER_FORM_LIMITS } from './commands/create-order.ts';
+import { parseFields, readForm, registerMultipart } from '../../http/multipart.ts';
+import { checkUploads } from '../../http/upload-checks.ts';
 import { presentAndPublish } from '../worklist/commands/publish.ts';
 import {
   ZActivateFields,
@@ -32,7 +26,7 @@ const FILES_NOTE =
 
 /** POST /worklist/create/order, /worklist/activate, /worklist/duplicate (multipart forms). */
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
-  await app.register(multipart, { limits: MULTIPART_LIMITS });
+  await registerMultipart(app, ORDER_FORM_LIMITS);
   const { db } = app.deps.database;
 
   /** The form, its fields parsed and documents checked, before any transaction starts. */
@@ -42,7 +36,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   ) {
     const form = await readForm(request, ORDER_FORM_LIMITS);
     const fields = parseFields(schema, form.fields);
-    await checkDocuments(form.files);
+    await checkUploads(form.files, ORDER_FORM_LIMITS, { optional: true });
     return { fields, files: form.files };
   }
 
@@ -89,11 +83,8 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const scope = await loadScope(db, requirePrincipal(request));
       const { fields, files } = await readChecked(request, ZActivateFields);
-      const id = await db.transaction(async (tx) => {
-        const activated = await activateStudy(tx, app.deps.blobs, { scope, fields, files });
-        assertActingAs(scope.principal, fields.by_user_id);
-        return activated;
-      });
+      assertActingAs(scope.principal, fields.by_user_id);
+      const id = await db.transaction((tx) => activateStudy(tx, app.deps.blobs, { scope, fields, files }));
       return finish(scope.organisationId, id);
     },
   );
@@ -113,11 +104,8 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const scope = await loadScope(db, requirePrincipal(request));
       const { fields } = await readChecked(request, ZDuplicateFields);
-      const id = await db.transaction(async (tx) => {
-        const copy = await duplicateStudy(tx, { scope, worklistId: fields.worklist_id });
-        assertActingAs(scope.principal, fields.by_user_id);
-        return copy;
-      });
+      assertActingAs(scope.principal, fields.by_user_id);
+      const id = await db.transaction((tx) => duplicateStudy(tx, { scope, worklistId: fields.worklist_id }));
       return reply.status(201).send(await finish(scope.organisationId, id));
     },
   );

@@ -1,5 +1,4 @@
-import multipart from '@fastify/multipart';
-import { MAX_PATIENT_DOCUMENT_BYTES, ZUuid, ZWorklistItem } from '@ris/domain';
+import { ZUuid, ZWorklistItem } from '@ris/domain';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,7 +6,9 @@ import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
-import { parseFields } from '../worklist/commands/form-data.ts';
+import { parseFields, readForm, registerMultipart } from '../../http/multipart.ts';
+import { sendStoredFile } from '../../http/send-stored-file.ts';
+import { checkUploads } from '../../http/upload-checks.ts';
 import { presentAndPublish } from '../worklist/commands/publish.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
 import {
@@ -17,7 +18,6 @@ import {
   replacePatientDocuments,
   requireDocumentManager,
 } from './patient-documents.ts';
-import { checkUploads, readUploadForm, sendStoredFile } from '../reports/uploads.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['worklist'];
@@ -36,10 +36,7 @@ const ZReplaceFields = z.object({
 
 /** POST / PATCH /worklist/{id}/document and GET /worklist/{id}/document/{document_id}. */
 export const patientDocumentRoutes: FastifyPluginAsyncZod = async (app) => {
-  // The outer bounds of a multipart body here; each route reads its form with its own limits.
-  await app.register(multipart, {
-    limits: { fileSize: MAX_PATIENT_DOCUMENT_BYTES, files: 10, fields: 60, fieldSize: 64 * 1024, parts: 70 },
-  });
+  await registerMultipart(app, PATIENT_DOCUMENT_LIMITS);
   const { db } = app.deps.database;
   const { blobs } = app.deps;
   const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
@@ -48,7 +45,7 @@ export const patientDocumentRoutes: FastifyPluginAsyncZod = async (app) => {
   async function readChecked(request: FastifyRequest, studyId: string) {
     const scope = await scopeOf(request);
     await requireDocumentManager(db, scope, studyId);
-    const form = await readUploadForm(request, PATIENT_DOCUMENT_LIMITS);
+    const form = await readForm(request, PATIENT_DOCUMENT_LIMITS);
     return { scope, form };
   }
 

@@ -7,14 +7,13 @@ import { patientDocuments, storedFiles } from '../../db/schema/index.ts';
 import type { BlobStore } from '../../files/blob-store.ts';
 import { storeFile } from '../../files/stored-files.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { TUpload } from '../worklist/commands/form-data.ts';
+import type { TFormLimits, TUpload } from '../../http/multipart.ts';
 import { canWorklist } from '../worklist/worklist.policy.ts';
 import { findVisibleStudy } from '../worklist/worklist.queries.ts';
-import type { TUploadLimits } from '../reports/uploads.ts';
 import { MAX_PATIENT_DOCUMENT_BYTES } from '@ris/domain';
 
 /** Patient documents: PDF or raster images by content, at most MAX_PATIENT_DOCUMENT_BYTES each. */
-export const PATIENT_DOCUMENT_LIMITS: TUploadLimits = {
+export const PATIENT_DOCUMENT_LIMITS: TFormLimits = {
   noun: 'document',
   accept: ['application/pdf', 'image/jpeg', 'image/png', 'image/webp'],
   acceptLabel: 'PDF, JPEG, PNG or WebP',

@@ -4,7 +4,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
+import { readForm, registerMultipart } from '../../http/multipart.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
+import { sendStoredFile } from '../../http/send-stored-file.ts';
+import { checkUploads } from '../../http/upload-checks.ts';
 import {
   attachReportImages,
   findReportImage,
@@ -13,13 +16,14 @@ import {
   requireImageEditor,
 } from './report-images.ts';
 import { presentReport } from './report.presenter.ts';
-import { checkUploads, readUploadForm, sendStoredFile } from './uploads.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['reports'];
 
 /** Key images: upload (editors), serve (readers), delete (editors). */
 export const reportImageRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Multipart for the key image upload (this scope only).
+  await registerMultipart(app, REPORT_IMAGE_LIMITS);
   const { db } = app.deps.database;
   const { blobs } = app.deps;
   const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
@@ -43,7 +47,7 @@ export const reportImageRoutes: FastifyPluginAsyncZod = async (app) => {
       const scope = await scopeOf(request);
       // Scope and permission first: uploads of callers who may not edit are never read.
       await requireImageEditor(db, scope, request.params.id);
-      const form = await readUploadForm(request, REPORT_IMAGE_LIMITS);
+      const form = await readForm(request, REPORT_IMAGE_LIMITS);
       await checkUploads(form.files, REPORT_IMAGE_LIMITS);
       const row = await db.transaction((tx) =>
         attachReportImages(tx, blobs, { scope, reportId: request.params.id, files: form.files }),

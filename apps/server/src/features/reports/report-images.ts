@@ -8,21 +8,18 @@ import { reportImages, storedFiles } from '../../db/schema/index.ts';
 import type { BlobStore } from '../../files/blob-store.ts';
 import { storeFile } from '../../files/stored-files.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { TUpload } from '../worklist/commands/form-data.ts';
+import type { TFormLimits, TUpload } from '../../http/multipart.ts';
 import { assertReportWritable } from './report-content.ts';
 import { authorizeReport } from './report.policy.ts';
 import { requireReadableReport, type TVisibleReport } from './report.queries.ts';
-import type { TUploadLimits } from './uploads.ts';
 
-export const REPORT_IMAGE_LIMITS: TUploadLimits = {
+export const REPORT_IMAGE_LIMITS: TFormLimits = {
   noun: 'image',
   accept: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'],
   acceptLabel: 'PNG, JPEG, WebP or GIF',
   maxBytes: MAX_REPORT_IMAGE_BYTES,
   maxFiles: 10,
   maxTotalBytes: 4 * MAX_REPORT_IMAGE_BYTES,
-  // Key images are drawn in report PDFs and every reader's browser: no decompression bombs.
-  limitPixels: true,
 };
 
 /** A report the caller may edit now: 404 / 403 / 409 (final or study not writable). */

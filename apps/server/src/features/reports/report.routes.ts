@@ -1,6 +1,4 @@
-import multipart from '@fastify/multipart';
 import {
-  MAX_PATIENT_DOCUMENT_BYTES,
   ZAddendumBody,
   ZCreateReportBody,
   ZErrorBody,
@@ -60,11 +58,6 @@ const writeOptions = { bodyLimit: REPORT_BODY_LIMIT, errorHandler: reportErrorHa
  * save as draft, finalize, addenda; key images and patient documents in their own files.
  */
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Multipart for documents and images (this scope only). These are the outer bounds; each route
-  // reads its form with its own, smaller limits (uploads.ts readUploadForm), applied while streaming.
-  await app.register(multipart, {
-    limits: { fileSize: MAX_PATIENT_DOCUMENT_BYTES, files: 10, fields: 60, fieldSize: 64 * 1024, parts: 70 },
-  });
   const { db } = app.deps.database;
   const { blobs } = app.deps;
   const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));

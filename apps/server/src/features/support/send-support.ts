@@ -13,19 +13,18 @@ import { outboundMessages, type TOutboundAttachment } from '../../db/schema/inde
 import type { BlobStore } from '../../files/blob-store.ts';
 import { storeFile } from '../../files/stored-files.ts';
 import { enqueueJob } from '../../jobs/jobs.ts';
-import type { TUpload } from '../worklist/commands/form-data.ts';
-import type { TUploadLimits } from '../reports/uploads.ts';
+import type { TFormLimits, TUpload } from '../../http/multipart.ts';
 import { DELIVERY_MAX_ATTEMPTS, DELIVERY_QUEUES } from '../comm/share-report.ts';
 
 /** upload_files: PNG, JPEG, PDF or WebP by content, MAX_SUPPORT_FILES of MAX_SUPPORT_FILE_BYTES. */
-export const SUPPORT_UPLOAD_LIMITS: TUploadLimits = {
+export const SUPPORT_UPLOAD_LIMITS: TFormLimits = {
   noun: 'file',
   accept: ['image/png', 'image/jpeg', 'application/pdf', 'image/webp'],
   acceptLabel: 'PNG, JPEG, PDF or WebP',
   maxBytes: MAX_SUPPORT_FILE_BYTES,
   maxFiles: MAX_SUPPORT_FILES,
   maxTotalBytes: MAX_SUPPORT_FILES * MAX_SUPPORT_FILE_BYTES,
-  field: 'upload_files',
+  fileFields: ['upload_files'],
 };
 
 export type TSendSupportInput = {

@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import {
   MAX_SUPPORT_FILE_BYTES,
@@ -11,8 +10,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
-import { checkUploads, readUploadForm } from '../reports/uploads.ts';
-import { multipartLimits, parseFields } from '../worklist/commands/form-data.ts';
+import { parseFields, readForm, registerMultipart } from '../../http/multipart.ts';
+import { checkUploads } from '../../http/upload-checks.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
 import { sendSupport, SUPPORT_UPLOAD_LIMITS } from './send-support.ts';
 
@@ -25,14 +24,7 @@ const megabytes = MAX_SUPPORT_FILE_BYTES / 1024 / 1024;
 export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps.database;
   const { blobs, config } = app.deps;
-  await app.register(multipart, {
-    limits: multipartLimits({
-      noun: SUPPORT_UPLOAD_LIMITS.noun,
-      maxFiles: SUPPORT_UPLOAD_LIMITS.maxFiles,
-      maxFileBytes: SUPPORT_UPLOAD_LIMITS.maxBytes,
-      maxTotalBytes: SUPPORT_UPLOAD_LIMITS.maxTotalBytes,
-    }),
-  });
+  await registerMultipart(app, SUPPORT_UPLOAD_LIMITS);
   // Only routes that ask for it (config.rateLimit) are limited; counted per signed-in user.
   await app.register(rateLimit, {
     global: false,
@@ -72,7 +64,7 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const principal = requirePrincipal(request);
-      const form = await readUploadForm(request, SUPPORT_UPLOAD_LIMITS);
+      const form = await readForm(request, SUPPORT_UPLOAD_LIMITS);
       const fields = parseFields(ZSupportFields, form.fields);
       assertActingAs(principal, fields.user_id, 'user_id');
       await checkUploads(form.files, SUPPORT_UPLOAD_LIMITS, { optional: true });

@@ -8,7 +8,7 @@ import { AppError } from '../../../http/app-error.ts';
 import { authorizeWorklist } from '../../worklist/worklist.policy.ts';
 import { findVisibleStudy } from '../../worklist/worklist.queries.ts';
 import { attachDocuments, generateDicomUid } from './create-order.ts';
-import type { TUpload } from '../../worklist/commands/form-data.ts';
+import type { TUpload } from '../../../http/multipart.ts';
 import { applyTransition, recordCreation } from '../../worklist/commands/study-status.ts';
 import type { TActivateFields } from '../../worklist/commands/worklist-requests.ts';
 

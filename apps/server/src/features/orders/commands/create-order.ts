@@ -3,17 +3,12 @@ import { generateIdentifier, modalityGroupOf } from '@ris/domain';
 import { and, eq } from 'drizzle-orm';
 import type { TScope } from '../../../access/scope.ts';
 import type { TDbOrTx, TTx } from '../../../db/client.ts';
-import {
-  facilities,
-  patientDocuments,
-  patients,
-  studies,
-} from '../../../db/schema/index.ts';
+import { facilities, patientDocuments, patients, studies } from '../../../db/schema/index.ts';
 import type { BlobStore } from '../../../files/blob-store.ts';
 import { storeFile } from '../../../files/stored-files.ts';
 import { AppError } from '../../../http/app-error.ts';
+import type { TFormLimits, TUpload } from '../../../http/multipart.ts';
 import { requireReferringPhysician } from '../../referring-physicians/referring-physicians.queries.ts';
-import { DOCUMENT_LIMITS, type TUpload } from '../../worklist/commands/form-data.ts';
 import { recordCreation } from '../../worklist/commands/study-status.ts';
 import type { TCreateOrderFields } from '../../worklist/commands/worklist-requests.ts';
 
@@ -57,6 +52,19 @@ async function findOrCreatePatient(tx: TTx, scope: TScope, input: TCreateOrderFi
   return existing;
 }
 
+/**
+ * The documents of an order form (create, activate): PDF, JPEG or PNG by content, at most 10 of
+ * 20 MB each, 100 MB together.
+ */
+export const ORDER_FORM_LIMITS: TFormLimits = {
+  noun: 'document',
+  accept: ['application/pdf', 'image/jpeg', 'image/png'],
+  acceptLabel: 'PDF, JPEG or PNG',
+  maxBytes: 20 * 1024 * 1024,
+  maxFiles: 10,
+  maxTotalBytes: 100 * 1024 * 1024,
+};
+
 /** Stores the documents and attaches them to the study (inside the command's transaction). */
 export async function attachDocuments(
   tx: TTx,
@@ -69,8 +77,8 @@ export async function attachDocuments(
       originalName: file.filename,
       organisationId: input.organisationId,
       createdBy: input.userId,
-      accept: DOCUMENT_LIMITS.accept,
-      maxBytes: DOCUMENT_LIMITS.maxBytes,
+      accept: ORDER_FORM_LIMITS.accept,
+      maxBytes: ORDER_FORM_LIMITS.maxBytes,
     });
     await tx.insert(patientDocuments).values({
       studyId: input.studyId,
