@@ -59,8 +59,12 @@ export const ZConfigEnv = z.object({
   AUTH_REVEAL_ACCOUNT_ERRORS: booleanString.default(false),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   AUTH_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
-  AUTH_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(50),
-  AUTH_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  AUTH_MAX_FAILURES_PER_ACCOUNT_ALL_IPS: z.coerce.number().int().min(1).default(50),
+  AUTH_MAX_ACCOUNTS_PER_IP: z.coerce.number().int().min(1).default(20),
+  AUTH_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
+  AUTH_BACKOFF_BASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+  AUTH_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  AUTH_DEVICE_COOKIE_DAYS: z.coerce.number().int().min(1).max(400).default(180),
   AUTH_RESET_TOKEN_TTL_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
   AUTH_EMAIL_LINK_TTL_MINUTES: z.coerce.number().int().min(5).max(1440).default(15),
   SMTP_URL: z
@@ -169,9 +173,18 @@ export type TAuthConfig = {
   emailLinkEnabled: boolean;
   revealAccountErrors: boolean;
   rateLimitPerMinute: number;
+  /** Failed sign-ins per account from one source (an IP, or one of its device cookies) before delays. */
   maxFailuresPerAccount: number;
-  maxFailuresPerIp: number;
+  /** Failed sign-ins per account from every browser without its device cookie before delays. */
+  maxFailuresPerAccountAllIps: number;
+  /** Accounts failing from one IP (browsers without a device cookie) before delays: spraying. */
+  maxAccountsPerIp: number;
   failureWindowMinutes: number;
+  /** The first delay past a limit; each further failure doubles it, up to backoffMaxSeconds. */
+  backoffBaseSeconds: number;
+  backoffMaxSeconds: number;
+  /** Lifetime of the device cookie a successful sign-in leaves in the browser. */
+  deviceCookieDays: number;
   resetTokenTtlMinutes: number;
   emailLinkTtlMinutes: number;
 };
@@ -235,8 +248,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       revealAccountErrors: e.AUTH_REVEAL_ACCOUNT_ERRORS,
       rateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
       maxFailuresPerAccount: e.AUTH_MAX_FAILURES_PER_ACCOUNT,
-      maxFailuresPerIp: e.AUTH_MAX_FAILURES_PER_IP,
+      maxFailuresPerAccountAllIps: e.AUTH_MAX_FAILURES_PER_ACCOUNT_ALL_IPS,
+      maxAccountsPerIp: e.AUTH_MAX_ACCOUNTS_PER_IP,
       failureWindowMinutes: e.AUTH_FAILURE_WINDOW_MINUTES,
+      backoffBaseSeconds: e.AUTH_BACKOFF_BASE_SECONDS,
+      backoffMaxSeconds: e.AUTH_BACKOFF_MAX_SECONDS,
+      deviceCookieDays: e.AUTH_DEVICE_COOKIE_DAYS,
       resetTokenTtlMinutes: e.AUTH_RESET_TOKEN_TTL_MINUTES,
       emailLinkTtlMinutes: e.AUTH_EMAIL_LINK_TTL_MINUTES,
     },

@@ -9,6 +9,7 @@ export type TAuthAuditAction =
   | 'auth.sign_up_existing_email'
   | 'auth.sign_in'
   | 'auth.sign_in_failed'
+  | 'auth.account_under_attack'
   | 'auth.refresh_reuse'
   | 'auth.sign_out'
   | 'auth.sign_out_all'

@@ -2,6 +2,7 @@ import type { TPasswordPolicy } from '@ris/domain';
 import type { TAuthConfig } from '../config.ts';
 import type { TDb } from '../db/client.ts';
 import type { DeferredMail } from '../integrations/mail/deferred-mail.ts';
+import type { DeviceCookies } from './device-cookies.ts';
 import type { IdTokens } from './id-tokens.ts';
 import type { RefreshSessions } from './refresh-sessions.ts';
 import type { RevocationCache } from './revocation.ts';
@@ -16,6 +17,8 @@ export type TAuthContext = {
   tokens: IdTokens;
   sessions: RefreshSessions;
   throttle: SignInThrottle;
+  /** The device cookies that let a browser which signed in before keep signing in. */
+  devices: DeviceCookies;
   cache: RevocationCache;
   mail: DeferredMail;
   policy: TPasswordPolicy;

@@ -69,3 +69,35 @@ export function existingAccountMail(to: string, resetLink: string): TMailMessage
     resetLink,
   );
 }
+
+/**
+ * To the owner of an account whose password is being guessed, or to an admin of its organisation.
+ * Says what happens (unknown browsers wait longer between attempts; browsers that signed in before
+ * are not affected) and what to do; never the number of guesses or anything an attacker could use.
+ */
+export function accountUnderAttackMail(
+  to: string,
+  account: string,
+  ip: string,
+  reader: 'owner' | 'admin',
+): TMailMessage {
+  return mail(
+    to,
+    reader === 'owner'
+      ? 'Repeated failed sign-ins to your RIS account'
+      : `Repeated failed sign-ins to the RIS account ${account}`,
+    reader === 'owner'
+      ? [
+          'Someone has entered wrong passwords for your RIS account several times (last from the address ' +
+            `${ip}).`,
+          'Sign-ins from browsers you have not used with RIS before now wait longer between attempts. ' +
+            'Browsers you signed in with before are not affected.',
+          'If it was you, nothing needs doing. If not, keep your password to yourself and tell your RIS administrator.',
+        ]
+      : [
+          `Someone has entered wrong passwords for the RIS account ${account} several times (last from the address ${ip}).`,
+          'Sign-ins to it from unknown browsers now wait longer between attempts; its owner can still sign in from browsers used before.',
+          'If this was not its owner, consider blocking the address at your network edge.',
+        ],
+  );
+}

@@ -63,6 +63,21 @@ export const authRoutes =
       });
       return session.body;
     };
+    // A browser that signed in keeps a device cookie for the account (see DeviceCookies): the
+    // throttle counts its failures on its own, so others' guesses never keep it out.
+    const rememberDevice = (request: FastifyRequest, reply: FastifyReply, session: TIssuedSession) => {
+      const account = session.body.user.email.trim().toLowerCase();
+      const now = new Date();
+      const cookie = ctx.devices.issue(account, ctx.devices.deviceOf(account, request.cookies, now), now);
+      reply.setCookie(cookie.name, cookie.value, {
+        path: cookie.path,
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: secureCookie,
+        expires: cookie.expires,
+      });
+      return session;
+    };
     const clearSession = (reply: FastifyReply) =>
       reply.clearCookie(REFRESH_COOKIE_NAME, {
         path: REFRESH_COOKIE_PATH,
@@ -97,13 +112,16 @@ export const authRoutes =
           tags,
           summary: 'Sign in with e-mail and password',
           description:
-            'Also sets the refresh token as an httpOnly SameSite=Strict cookie scoped to /api/v1/auth.',
+            'Also sets the refresh token as an httpOnly SameSite=Strict cookie scoped to /api/v1/auth, and a device cookie for the account (180 days by default) with which this browser keeps signing in while others guess its password. Failed sign-ins are counted per account and source; past a limit each attempt must wait longer: 429 auth/too-many-requests with Retry-After and details.retry_after_seconds.',
           body: ZSignInRequest,
           response: { 200: ZSessionResponse, ...errors },
         },
       },
-      async (request, reply) =>
-        sendSession(reply, await signInWithPassword(ctx, request.body, origin(request))),
+      async (request, reply) => {
+        const client = { cookies: request.cookies, response: reply.raw };
+        const session = await signInWithPassword(ctx, request.body, origin(request), client);
+        return sendSession(reply, rememberDevice(request, reply, session));
+      },
     );
 
     app.post(
@@ -229,7 +247,10 @@ export const authRoutes =
         },
       },
       async (request, reply) =>
-        sendSession(reply, await signInWithEmailLink(ctx, request.body, origin(request))),
+        sendSession(
+          reply,
+          rememberDevice(request, reply, await signInWithEmailLink(ctx, request.body, origin(request))),
+        ),
     );
 
     app.get(

@@ -4,6 +4,7 @@ import type { TDatabase } from '../db/client.ts';
 import { DeferredMail } from '../integrations/mail/deferred-mail.ts';
 import { createMailer, type Mailer } from '../integrations/mail/mailer.ts';
 import type { TAuthContext } from './auth-context.ts';
+import { DeviceCookies } from './device-cookies.ts';
 import { IdTokens } from './id-tokens.ts';
 import { passwordPolicy } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
@@ -67,9 +68,13 @@ export async function createIdentity(options: {
     }),
     throttle: new SignInThrottle(database.db, {
       maxPerAccount: auth.maxFailuresPerAccount,
-      maxPerIp: auth.maxFailuresPerIp,
+      maxPerAccountAllIps: auth.maxFailuresPerAccountAllIps,
+      maxAccountsPerIp: auth.maxAccountsPerIp,
       windowMinutes: auth.failureWindowMinutes,
+      backoffBaseSeconds: auth.backoffBaseSeconds,
+      backoffMaxSeconds: auth.backoffMaxSeconds,
     }),
+    devices: new DeviceCookies(secret.secret, auth.deviceCookieDays),
     cache,
     mail,
     policy: passwordPolicy(auth.passwordMinLength),

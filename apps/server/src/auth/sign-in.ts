@@ -3,11 +3,20 @@ import { eq, sql } from 'drizzle-orm';
 import type { TDbOrTx } from '../db/client.ts';
 import { users } from '../db/schema/index.ts';
 import type { TAuthContext } from './auth-context.ts';
-import { invalidCredential, userDisabled, userNotFound, wrongPassword } from './auth-errors.ts';
+import type { TResponseEnd } from '../integrations/mail/deferred-mail.ts';
+import { alertAccountUnderAttack } from './attack-alerts.ts';
+import {
+  invalidCredential,
+  tooManyRequests,
+  userDisabled,
+  userNotFound,
+  wrongPassword,
+} from './auth-errors.ts';
 import { recordAuthEvent, type TRequestOrigin } from './audit.ts';
 import { verifyPassword } from './passwords.ts';
 import { loadUserProfile, userToWire, type TUserProfile, type TUserRow } from './present-user.ts';
 import type { TIssuedRefresh, TSessionMethod } from './refresh-sessions.ts';
+import { SignInDelayed, type TSignInAttempt } from './sign-in-throttle.ts';
 
 /** A new session: the response body, and when its refresh token expires (for the cookie). */
 export type TIssuedSession = { body: TSessionResponse; refreshExpiresAt: Date };
@@ -61,24 +70,52 @@ export async function issueSession(
   return mintSession(ctx, profile, refresh);
 }
 
+/** What the sign-in needs of the request beyond the body: its cookies, and the answer to wait for. */
+export type TSignInClient = { cookies: Record<string, string | undefined>; response?: TResponseEnd };
+
+/**
+ * Admits the attempt through the throttle, or answers 429 with the seconds to wait. The user is
+ * looked up at the same time (an unknown account costs the same). When the delay is the account's
+ * (not only its IP's), its owner and admins are told, at most once per window.
+ */
+async function admit(
+  ctx: TAuthContext,
+  email: string,
+  origin: TRequestOrigin & { ip: string },
+  client: TSignInClient,
+): Promise<{ attempt: TSignInAttempt; user: TUserRow | undefined }> {
+  const deviceId = ctx.devices.deviceOf(email, client.cookies, new Date());
+  const [admitted, user] = await Promise.all([
+    ctx.throttle.attempt({ account: email, ip: origin.ip, deviceId }).then(
+      (attempt) => ({ attempt }),
+      (error: unknown) => ({ error }),
+    ),
+    findUserByEmail(ctx.db, email),
+  ]);
+  if ('attempt' in admitted) return { attempt: admitted.attempt, user };
+  const { error } = admitted;
+  if (!(error instanceof SignInDelayed)) throw error;
+  if (user && error.accountTargeted) alertAccountUnderAttack(ctx, user, origin, client.response);
+  throw tooManyRequests(error.retryAfterSeconds);
+}
+
 /**
  * POST /auth/sign-in. Unknown e-mail and wrong password both answer 401 auth/invalid-credential
  * after the same argon2 work (unless AUTH_REVEAL_ACCOUNT_ERRORS); a disabled account is told so only
- * after a correct password. Failures count towards the per-account and per-IP limits; successes never
- * (a disabled account with the right password is not a guess either).
+ * after a correct password. Failures count towards the throttle's limits (SignInThrottle); successes
+ * never (a disabled account with the right password is not a guess either). The route then leaves a
+ * device cookie, so this browser is counted on its own next time.
  */
 export async function signInWithPassword(
   ctx: TAuthContext,
   input: { email: string; password: string },
   origin: TRequestOrigin & { ip: string },
+  client: TSignInClient = { cookies: {} },
 ): Promise<TIssuedSession> {
   const email = input.email.trim().toLowerCase();
   // The attempt is recorded as a failure before the password is checked (atomic with the limit
   // check, see SignInThrottle) and un-recorded once the password proves right.
-  const [attempt, user] = await Promise.all([
-    ctx.throttle.attempt(email, origin.ip),
-    findUserByEmail(ctx.db, email),
-  ]);
+  const { attempt, user } = await admit(ctx, email, origin, client);
   const passwordOk = await verifyPassword(
     user?.passwordHash ?? (await ctx.dummyPasswordHash()),
     input.password,
@@ -91,6 +128,7 @@ export async function signInWithPassword(
       origin,
       data: { method: 'password', reason: user ? 'wrong_password' : 'unknown_email', email },
     });
+    if (user && attempt.accountDelayed) alertAccountUnderAttack(ctx, user, origin, client.response);
     if (!ctx.config.revealAccountErrors) throw invalidCredential();
     throw user ? wrongPassword() : userNotFound();
   }

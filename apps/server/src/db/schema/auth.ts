@@ -79,17 +79,36 @@ export const authActionTokens = pgTable(
 );
 
 /**
- * A failed sign-in, counted per account (lower-cased e-mail, known or not) and per IP over a sliding
- * window. Only failures are stored, so succeeding for someone never locks them out.
+ * A failed sign-in (one row per wrong password, written before the password is checked and removed
+ * when it proves right). The throttle counts them per account and source (IP, or the account's
+ * device cookie), per account from every unknown browser, and per IP over distinct accounts, over a
+ * sliding window. Only failures are stored, so succeeding for someone never slows them down.
  */
 export const authSignInFailures = pgTable(
   'auth_sign_in_failures',
   {
     id: primaryId(),
-    /** 'account' | 'ip' */
-    scope: text('scope', { enum: ['account', 'ip'] }).notNull(),
-    key: text('key').notNull(),
+    /** The lower-cased e-mail tried, whether or not it has an account. */
+    account: text('account').notNull(),
+    /** The client's address as the server sees it (TRUST_PROXY decides). */
+    ip: text('ip').notNull(),
+    /** The id of the account's device cookie the browser presented, null for an unknown browser. */
+    deviceId: text('device_id'),
     createdAt: createdAt(),
   },
-  (t) => [index('auth_sign_in_failures_key_created_idx').on(t.scope, t.key, t.createdAt)],
+  (t) => [
+    index('auth_sign_in_failures_account_created_idx').on(t.account, t.createdAt),
+    index('auth_sign_in_failures_ip_created_idx').on(t.ip, t.createdAt),
+  ],
 );
+
+/**
+ * When the owner and the admins of an account were last told that its sign-in is under attack: at
+ * most one alert per failure window, whatever the number of guesses.
+ */
+export const authAttackAlerts = pgTable('auth_attack_alerts', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  sentAt: timestamptz('sent_at').notNull(),
+});
