@@ -14,6 +14,15 @@ export const ZMacroShortKey = z
   .max(MAX_MACRO_SHORT_KEY_LENGTH)
   .regex(/^[A-Za-z0-9]+$/, 'Short key may contain letters and digits only');
 
+/**
+ * What the caller may do with a macro: the server's macro policy (macros.policy.ts canMacro, the
+ * actions of its typed union). `change` is editing and deleting it.
+ */
+export const ZMacroAbilities = z
+  .object({ change: z.boolean() })
+  .describe("The caller's abilities on this macro (computed by the server's macro policy)");
+export type TMacroAbilities = z.infer<typeof ZMacroAbilities>;
+
 export const ZMacro = z.object({
   id: ZUuid,
   short_key: z.string(),
@@ -23,6 +32,7 @@ export const ZMacro = z.object({
   display_name: z.string().nullable(),
   created_at: z.iso.datetime({ offset: true }),
   updated_at: z.iso.datetime({ offset: true }),
+  abilities: ZMacroAbilities,
 });
 export type TMacro = z.infer<typeof ZMacro>;
 

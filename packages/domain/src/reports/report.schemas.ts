@@ -53,6 +53,27 @@ export const ZReportAddendum = z.object({
 });
 export type TReportAddendum = z.infer<typeof ZReportAddendum>;
 
+/**
+ * What the caller may do with the report now: the server's report policy (report.policy.ts canReport,
+ * the actions of its typed union) together with the state of the report and its study. The web shows
+ * exactly the actions marked true; the server still checks each request.
+ */
+export const ZReportAbilities = z
+  .object({
+    /** Write content and key images (PUT /worklist/report/{id}, save as draft, images). */
+    edit: z.boolean(),
+    /** Submit the draft for review (PUT /worklist/{id} status IN_REVIEW). */
+    submit: z.boolean(),
+    /** Return the report from review to draft (PUT /worklist/{id} status DRAFTED). */
+    return: z.boolean(),
+    /** Finalize (POST /worklist/report/pdf-generate status FINAL). */
+    finalize: z.boolean(),
+    /** Add an addendum to the final report (POST /worklist/report/{id}/addendum). */
+    addendum: z.boolean(),
+  })
+  .describe("The caller's abilities on this report (computed by the server's report policy)");
+export type TReportAbilities = z.infer<typeof ZReportAbilities>;
+
 /** GET /worklist/{id}/report and every report write. */
 export const ZReport = z.object({
   id: ZUuid,
@@ -78,6 +99,7 @@ export const ZReport = z.object({
   finalized_at: z.iso.datetime({ offset: true }).nullable(),
   created_at: z.iso.datetime({ offset: true }),
   updated_at: z.iso.datetime({ offset: true }),
+  abilities: ZReportAbilities,
 });
 export type TReport = z.infer<typeof ZReport>;
 

@@ -6,6 +6,15 @@ import { ZModality } from '../studies/modalities.ts';
 import { ZRepeatedParam } from '../worklist/worklist.schemas.ts';
 import { MAX_REPORT_CONTENT_LENGTH } from '../reports/report.schemas.ts';
 
+/**
+ * What the caller may do with a template: the server's template policy (templates.policy.ts
+ * canTemplate, the actions of its typed union). `change` is editing and deleting it.
+ */
+export const ZTemplateAbilities = z
+  .object({ change: z.boolean() })
+  .describe("The caller's abilities on this template (computed by the server's template policy)");
+export type TTemplateAbilities = z.infer<typeof ZTemplateAbilities>;
+
 export const ZTemplate = z.object({
   id: ZUuid,
   name: z.string(),
@@ -22,6 +31,7 @@ export const ZTemplate = z.object({
   created_by_display_name: z.string().nullable(),
   created_at: z.iso.datetime({ offset: true }),
   updated_at: z.iso.datetime({ offset: true }),
+  abilities: ZTemplateAbilities,
 });
 export type TTemplate = z.infer<typeof ZTemplate>;
 

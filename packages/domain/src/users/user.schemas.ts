@@ -13,7 +13,8 @@ export const ZFacility = z.object({
   address: z.string().nullable(),
   phone: z.string().nullable(),
   email: z.string().nullable(),
-  time_zone: z.string(),
+  /** IANA time zone of the facility's dates (documents print in it); null: the organisation's. */
+  time_zone: z.string().nullable(),
   status: ZRecordStatus,
   letterhead_enabled: z.boolean(),
 });
@@ -45,6 +46,29 @@ export const ZUser = z.object({
 });
 export type TUser = z.infer<typeof ZUser>;
 
+/**
+ * What the signed-in user may do at all, before any one record is chosen (the abilities on each
+ * record say what they may do with that record). Computed by the server's policies: worklist
+ * (canWorklist), tags (canTag) and templates (canTemplate); keys are their actions in snake_case.
+ */
+export const ZUserCapabilities = z
+  .object({
+    /** Create, activate and duplicate orders (canWorklist create-order). */
+    create_order: z.boolean(),
+    /** Assign any radiologist to studies, so list the radiologists (canWorklist assign-anyone). */
+    assign_anyone: z.boolean(),
+    /** Claim unassigned studies for themselves (canWorklist assign-self). */
+    assign_self: z.boolean(),
+    /** Put tags on studies (canTag tag-studies). */
+    tag_studies: z.boolean(),
+    /** Use report templates: list, open, keep their own (canTemplate use). */
+    use_templates: z.boolean(),
+    /** Create ORGANISATION templates (canTemplate create, scope ORGANISATION). */
+    create_organisation_templates: z.boolean(),
+  })
+  .describe("What the signed-in user may do at all (computed by the server's policies)");
+export type TUserCapabilities = z.infer<typeof ZUserCapabilities>;
+
 /** GET /user/details/{id}: the user with the details of their role and their facilities. */
 export const ZUserDetails = ZUser.extend({
   radiologist_details: z
@@ -58,6 +82,8 @@ export const ZUserDetails = ZUser.extend({
   facility_details: z.object({ facility_fk: ZUuid.nullable(), staff_kind: ZStaffKind.nullable() }).nullable(),
   /** The facilities the user may work in: every active facility of the organisation for an admin. */
   facilities: z.array(ZFacility),
+  /** The caller's own capabilities on their own details; null on anyone else's. */
+  capabilities: ZUserCapabilities.nullable(),
 });
 export type TUserDetails = z.infer<typeof ZUserDetails>;
 
@@ -67,6 +93,8 @@ export const ZOrganisationDetails = z.object({
   name: z.string(),
   status: ZRecordStatus,
   report_style: z.string().nullable(),
+  /** IANA time zone of every facility without its own (facility time_zone null). */
+  time_zone: z.string(),
   all_facilities: z.array(ZFacility),
   child_facility_ids: z.array(ZUuid),
 });

@@ -7,7 +7,7 @@ import { reportHtmlToText, sanitizeReportHtml } from '../../html/sanitize-report
 import { AppError } from '../../http/app-error.ts';
 import { sqlState } from '../../http/database-errors.ts';
 import { canMacro } from './macros.policy.ts';
-import { findMacro, findOrganisationUser, type TMacroOwner, type TMacroRow } from './macros.queries.ts';
+import { findMacro, findOrganisationUser, type TMacroOwner, type TOwnedMacro } from './macros.queries.ts';
 
 /** The sanitised value; a value with nothing left to insert is a 400 naming `value`. */
 export function cleanMacroValue(value: string): string {
@@ -89,7 +89,7 @@ export async function loadMacroOwner(
 }
 
 /** POST /radiologist/macro. */
-export async function createMacro(db: TDb, scope: TScope, body: TCreateMacroBody): Promise<TMacroRow> {
+export async function createMacro(db: TDb, scope: TScope, body: TCreateMacroBody): Promise<TOwnedMacro> {
   const owner = await loadMacroOwner(db, scope, body.user_fk, 'user_fk');
   const value = cleanMacroValue(body.value);
   await assertShortKeyFree(db, scope, owner.id, body.short_key);
@@ -108,7 +108,7 @@ export async function createMacro(db: TDb, scope: TScope, body: TCreateMacroBody
         })
         .returning();
       if (!row) throw new Error('macro insert returned nothing');
-      return row;
+      return { macro: row, owner };
     },
   );
 }
@@ -126,7 +126,7 @@ export async function updateMacro(
   scope: TScope,
   id: string,
   body: TUpdateMacroBody,
-): Promise<TMacroRow> {
+): Promise<TOwnedMacro> {
   let ownerId = scope.principal.userId;
   return withShortKeyConflict(
     scope,
@@ -134,7 +134,7 @@ export async function updateMacro(
     body.short_key,
     async () =>
       db.transaction(async (tx) => {
-        const { macro } = await loadChangeable(tx, scope, id, true);
+        const { macro, owner } = await loadChangeable(tx, scope, id, true);
         ownerId = macro.userId;
         const value = body.value === undefined ? undefined : cleanMacroValue(body.value);
         if (body.short_key !== undefined) {
@@ -145,10 +145,10 @@ export async function updateMacro(
           ...(value !== undefined ? { value } : {}),
           ...(body.display_name !== undefined ? { displayName: body.display_name || null } : {}),
         };
-        if (Object.keys(changes).length === 0) return macro;
+        if (Object.keys(changes).length === 0) return { macro, owner };
         const [row] = await tx.update(macros).set(changes).where(eq(macros.id, macro.id)).returning();
         if (!row) throw AppError.notFound('Macro');
-        return row;
+        return { macro: row, owner };
       }),
   );
 }

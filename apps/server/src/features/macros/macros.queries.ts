@@ -1,13 +1,18 @@
 import type { TMacro, TRole } from '@ris/domain';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { TScope } from '../../access/scope.ts';
+import type { TPrincipal } from '../../auth/principal.ts';
 import type { TDbOrTx } from '../../db/client.ts';
 import { macros, users } from '../../db/schema/index.ts';
+import { macroAbilities } from './macros.policy.ts';
 
 export type TMacroRow = typeof macros.$inferSelect;
 export type TMacroOwner = { id: string; role: TRole | null };
+/** A macro with its owner (who decides what the caller may do with it). */
+export type TOwnedMacro = { macro: TMacroRow; owner: TMacroOwner };
 
-export function presentMacro(row: TMacroRow): TMacro {
+/** A macro as the API sends it, with what the caller may do with it. */
+export function presentMacro(row: TMacroRow, owner: TMacroOwner, principal: TPrincipal): TMacro {
   return {
     id: row.id,
     short_key: row.shortKey,
@@ -16,6 +21,7 @@ export function presentMacro(row: TMacroRow): TMacro {
     display_name: row.displayName,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
+    abilities: macroAbilities(principal, owner),
   };
 }
 

@@ -228,3 +228,18 @@ describe('PATCH and DELETE /radiologist/macro/{id}', () => {
     expect((await remove(u.admin, other.id)).status).toBe(200);
   });
 });
+
+describe('ZMacro.abilities', () => {
+  it('marks the macros the caller may change: their own, and as an admin anyone’s of the organisation', async () => {
+    const macro = await created(u.rad2, { short_key: 'abil', value: '<p>Ability</p>', user_fk: u.rad2.id });
+    expect(macro.abilities).toEqual({ change: true });
+    for (const reader of [u.rad2, u.admin]) {
+      const response = await listOf(reader, u.rad2);
+      expect(response.status, response.text).toBe(200);
+      const items = (response.json as TMacroList).items;
+      expect(items.find((item) => item.id === macro.id)?.abilities).toEqual({ change: true });
+    }
+    const patched = await patch(u.admin, macro.id, { display_name: 'Changed by the admin' });
+    expect((patched.json as TMacro).abilities).toEqual({ change: true });
+  });
+});

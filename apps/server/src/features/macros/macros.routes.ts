@@ -31,7 +31,8 @@ export const macroRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const scope = await loadScope(db, requirePrincipal(request));
       const owner = await loadMacroOwner(db, scope, request.params.user_id, 'user_id');
-      return { items: (await listMacros(db, owner.id)).map(presentMacro) };
+      const rows = await listMacros(db, owner.id);
+      return { items: rows.map((row) => presentMacro(row, owner, scope.principal)) };
     },
   );
 
@@ -48,8 +49,8 @@ export const macroRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const scope = await loadScope(db, requirePrincipal(request));
-      const row = await createMacro(db, scope, request.body);
-      return reply.status(201).send(presentMacro(row));
+      const { macro, owner } = await createMacro(db, scope, request.body);
+      return reply.status(201).send(presentMacro(macro, owner, scope.principal));
     },
   );
 
@@ -67,7 +68,8 @@ export const macroRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const scope = await loadScope(db, requirePrincipal(request));
-      return presentMacro(await updateMacro(db, scope, request.params.id, request.body));
+      const { macro, owner } = await updateMacro(db, scope, request.params.id, request.body);
+      return presentMacro(macro, owner, scope.principal);
     },
   );
 

@@ -37,7 +37,7 @@ export const radiologistDetailsRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     if (!canUser(scope.principal, 'read', user))
       throw new AppError('FORBIDDEN', 'You may not view this user');
-    return presentUserDetails(database, user);
+    return presentUserDetails(database, user, scope.principal);
   }
 
   // Static paths (/radiologist/active, /radiologist/templates, /radiologist/transcriptionist/…) win

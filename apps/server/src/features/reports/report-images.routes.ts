@@ -27,7 +27,11 @@ export const reportImageRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps.database;
   const { blobs } = app.deps;
   const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
-  const linkOf = (request: FastifyRequest) => app.reportDownloads.linkFor(requirePrincipal(request).userId);
+  /** Who a report is presented to: their abilities and pdf_url (a signed download path) go with it. */
+  const viewerOf = (request: FastifyRequest) => {
+    const principal = requirePrincipal(request);
+    return { principal, pdfLinkFor: app.reportDownloads.linkFor(principal.userId) };
+  };
 
   app.post(
     '/worklist/report/:id/upload-images',
@@ -52,7 +56,7 @@ export const reportImageRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await db.transaction((tx) =>
         attachReportImages(tx, blobs, { scope, reportId: request.params.id, files: form.files }),
       );
-      return reply.status(201).send(await presentReport(db, row.report, linkOf(request)));
+      return reply.status(201).send(await presentReport(db, row.report, viewerOf(request)));
     },
   );
 
@@ -99,7 +103,7 @@ export const reportImageRoutes: FastifyPluginAsyncZod = async (app) => {
           imageId: request.params.image_id,
         }),
       );
-      return presentReport(db, row.report, linkOf(request));
+      return presentReport(db, row.report, viewerOf(request));
     },
   );
 };

@@ -1,8 +1,8 @@
 // Who may do what to a report (DESIGN.md §7; the specification leaves it open). One file, used by
 // the REST routes and by the collaboration server's authentication alike. Visibility is decided in
 // SQL first (visibleStudies): these functions are only asked about studies the caller may see.
-import { isReporter, type TReportStatus, type TStudyStatus } from '@ris/domain';
-import { mayReadReportOf } from '../../access/studies-scope.ts';
+import { isReporter, type TReportAbilities, type TReportStatus, type TStudyStatus } from '@ris/domain';
+import { deletedStudyHidden, mayReadReportOf } from '../../access/studies-scope.ts';
 import type { TScope } from '../../access/scope.ts';
 import type { TPrincipal } from '../../auth/principal.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -64,8 +64,7 @@ export function canReport(principal: TPrincipal, action: TReportAction, study: T
 
 /** Whether the caller may read the report of a study they can see. */
 export function mayReadReport(principal: TPrincipal, study: TReportStudyFacts): boolean {
-  if (study.status === 'DELETED') return principal.role === 'ADMIN';
-  return mayReadReportOf(principal, study);
+  return !deletedStudyHidden(principal, study) && mayReadReportOf(principal, study);
 }
 
 /**
@@ -83,6 +82,33 @@ export function reportAccessFor(
   if (!mayReadReport(principal, study)) return 'none';
   const writable = REPORT_WRITABLE_STUDY_STATUSES.includes(study.status) && reportStatus !== 'COMPLETED';
   return writable && canReport(principal, 'edit', study) ? 'edit' : 'read';
+}
+
+/** Studies whose report may be submitted for review (an ASSIGNED one is saved as draft on the way). */
+const SUBMITTABLE_STUDY_STATUSES: readonly TStudyStatus[] = ['ASSIGNED', 'DRAFTED'];
+
+/**
+ * What the caller may do with the report of a study they can see, now: canReport's answer for each
+ * action, and the state in which the command would accept it (writable study and open report for
+ * edit and finalize; ASSIGNED or DRAFTED for submit; IN_REVIEW for return; a COMPLETED report for an
+ * addendum). Sent with the report (ZReport.abilities) so the web offers only these.
+ */
+export function reportAbilities(
+  principal: TPrincipal,
+  study: TReportStudyFacts,
+  reportStatus: TReportStatus,
+): TReportAbilities {
+  const readable = mayReadReport(principal, study);
+  const may = (action: TReportAction) => readable && canReport(principal, action, study);
+  const completed = reportStatus === 'COMPLETED';
+  const open = REPORT_WRITABLE_STUDY_STATUSES.includes(study.status) && !completed;
+  return {
+    edit: open && may('edit'),
+    submit: !completed && SUBMITTABLE_STUDY_STATUSES.includes(study.status) && may('submit'),
+    return: !completed && study.status === 'IN_REVIEW' && may('return'),
+    finalize: open && may('finalize'),
+    addendum: completed && study.status === 'FINAL' && may('addendum'),
+  };
 }
 
 const REFUSALS: Record<TReportAction, string> = {

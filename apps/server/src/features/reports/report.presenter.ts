@@ -2,7 +2,16 @@
 import { reportImagePath, type TReport, type TReportAuthor, type TReportImage } from '@ris/domain';
 import { and, asc, eq, inArray, max } from 'drizzle-orm';
 import type { TDbOrTx } from '../../db/client.ts';
-import { reportImages, reportSignatures, reportVersions, storedFiles, users } from '../../db/schema/index.ts';
+import type { TPrincipal } from '../../auth/principal.ts';
+import {
+  reportImages,
+  reportSignatures,
+  reportVersions,
+  storedFiles,
+  studies,
+  users,
+} from '../../db/schema/index.ts';
+import { reportAbilities } from './report.policy.ts';
 import type { TReportRow } from './report.queries.ts';
 
 /** The key images of a report in display order. */
@@ -62,21 +71,39 @@ function loadSignatures(db: TDbOrTx, reportId: string) {
     .orderBy(asc(reportSignatures.signedAt));
 }
 
+/** The study facts the report policy decides on, as they are now (after the command that ran). */
+async function loadStudyFacts(db: TDbOrTx, studyId: string) {
+  const [row] = await db
+    .select({
+      status: studies.status,
+      lastAssignedUserId: studies.lastAssignedUserId,
+      collaborationEnabled: studies.collaborationEnabled,
+    })
+    .from(studies)
+    .where(eq(studies.id, studyId));
+  if (!row) throw new Error(`report ${studyId} has no study`);
+  return row;
+}
+
 /** pdf_url of a report for the caller (app.reportDownloads.linkFor(userId)): null without a stored PDF. */
 export type TPdfLinkFor = (report: TReportRow) => string | null;
+
+/** Who the report is presented to: their abilities and their download link go with it. */
+export type TReportViewer = { principal: TPrincipal; pdfLinkFor: TPdfLinkFor };
 
 /** The report as the API returns it (GET /worklist/{id}/report and every report write). */
 export async function presentReport(
   db: TDbOrTx,
   report: TReportRow,
-  pdfLinkFor: TPdfLinkFor,
+  viewer: TReportViewer,
 ): Promise<TReport> {
   // Independent reads: concurrent on a pool (PostgreSQL), queued on PGlite.
-  const [images, editors, addenda, signatures] = await Promise.all([
+  const [images, editors, addenda, signatures, study] = await Promise.all([
     loadReportImages(db, report.id),
     loadEditors(db, report.id),
     loadAddenda(db, report.id),
     loadSignatures(db, report.id),
+    loadStudyFacts(db, report.studyId),
   ]);
   const names = await loadUsers(db, [
     ...editors.map((row) => row.userId),
@@ -109,7 +136,7 @@ export async function presentReport(
     status: report.status,
     version: report.version,
     content: report.content,
-    pdf_url: pdfLinkFor(report),
+    pdf_url: viewer.pdfLinkFor(report),
     final_pdf_sha256: report.finalPdfSha256,
     images,
     authors: [...authors.values()],
@@ -126,6 +153,7 @@ export async function presentReport(
     finalized_at: report.finalizedAt?.toISOString() ?? null,
     created_at: report.createdAt.toISOString(),
     updated_at: report.updatedAt.toISOString(),
+    abilities: reportAbilities(viewer.principal, study, report.status),
   };
 }
 

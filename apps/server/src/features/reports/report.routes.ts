@@ -61,8 +61,11 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps.database;
   const { blobs } = app.deps;
   const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
-  /** pdf_url for the caller: a signed download path of the report's stored PDF. */
-  const linkOf = (request: FastifyRequest) => app.reportDownloads.linkFor(requirePrincipal(request).userId);
+  /** Who a report is presented to: their abilities and pdf_url (a signed download path) go with it. */
+  const viewerOf = (request: FastifyRequest) => {
+    const principal = requirePrincipal(request);
+    return { principal, pdfLinkFor: app.reportDownloads.linkFor(principal.userId) };
+  };
 
   app.get(
     '/worklist/:id/report',
@@ -80,7 +83,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       const scope = await scopeOf(request);
       const found = await findVisibleStudyReport(db, scope, request.params.id);
       if (!found?.report || !mayReadReport(scope.principal, found.study)) throw AppError.notFound('Report');
-      return presentReport(db, found.report, linkOf(request));
+      return presentReport(db, found.report, viewerOf(request));
     },
   );
 
@@ -109,7 +112,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         assertActingAs(scope.principal, request.body.by_user_id);
         return result;
       });
-      return reply.status(created ? 201 : 200).send(await presentReport(db, report, linkOf(request)));
+      return reply.status(created ? 201 : 200).send(await presentReport(db, report, viewerOf(request)));
     },
   );
 
@@ -142,7 +145,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         return result;
       });
       await publishReportOutcome(app, outcome);
-      return presentReport(db, outcome.report, linkOf(request));
+      return presentReport(db, outcome.report, viewerOf(request));
     },
   );
 
@@ -167,7 +170,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         return result;
       });
       await publishReportOutcome(app, outcome);
-      return presentReport(db, outcome.report, linkOf(request));
+      return presentReport(db, outcome.report, viewerOf(request));
     },
   );
 
@@ -204,7 +207,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         };
       });
       await publishReportOutcome(app, outcome);
-      return presentReport(db, outcome.report, linkOf(request));
+      return presentReport(db, outcome.report, viewerOf(request));
     },
   );
 
@@ -235,7 +238,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         // A new current PDF with the addendum; the final original and its hash stay.
         return storeReportPdf(tx, blobs, { report: result, createdBy: scope.principal.userId, final: false });
       });
-      return reply.status(201).send(await presentReport(db, report, linkOf(request)));
+      return reply.status(201).send(await presentReport(db, report, viewerOf(request)));
     },
   );
 

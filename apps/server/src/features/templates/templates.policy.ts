@@ -1,4 +1,4 @@
-import type { TTemplateScope } from '@ris/domain';
+import type { TTemplateAbilities, TTemplateScope } from '@ris/domain';
 import type { TPrincipal } from '../../auth/principal.ts';
 
 export type TTemplateAction = 'use' | 'create' | 'change';
@@ -26,6 +26,14 @@ export function canTemplate(
     case 'USER':
       return action === 'create' || target.ownerUserId === principal.userId || principal.role === 'ADMIN';
   }
+}
+
+/** What the caller may do with a template they can open (sent with it as ZTemplate.abilities). */
+export function templateAbilities(
+  principal: TPrincipal,
+  template: { scope: TTemplateScope; ownerUserId: string | null },
+): TTemplateAbilities {
+  return { change: canTemplate(principal, 'change', template) };
 }
 
 /** Why canTemplate refused, for the person reading the 403. */

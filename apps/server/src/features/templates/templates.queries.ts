@@ -1,9 +1,11 @@
 import { paginate, type TTemplate, type TTemplateListQuery, type TTemplateListResponse } from '@ris/domain';
 import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { TScope } from '../../access/scope.ts';
+import type { TPrincipal } from '../../auth/principal.ts';
 import type { TDbOrTx } from '../../db/client.ts';
 import { templates, users } from '../../db/schema/index.ts';
 import { containsFolded, folded } from '../../db/text-search.ts';
+import { templateAbilities } from './templates.policy.ts';
 
 export type TTemplateRow = typeof templates.$inferSelect;
 
@@ -71,7 +73,12 @@ function filters(query: TTemplateListQuery): SQL[] {
   return conditions;
 }
 
-export function presentTemplate(row: TTemplateRow, createdByDisplayName: string | null): TTemplate {
+/** A template as the API sends it, with what the caller may do with it. */
+export function presentTemplate(
+  row: TTemplateRow,
+  createdByDisplayName: string | null,
+  principal: TPrincipal,
+): TTemplate {
   return {
     id: row.id,
     name: row.name,
@@ -86,6 +93,7 @@ export function presentTemplate(row: TTemplateRow, createdByDisplayName: string 
     created_by_display_name: createdByDisplayName,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
+    abilities: templateAbilities(principal, row),
   };
 }
 
@@ -109,7 +117,7 @@ export async function listTemplates(
   ]);
   return {
     ...paginate(total, query.limit, query.offset),
-    items: rows.map((row) => presentTemplate(row.template, row.createdBy)),
+    items: rows.map((row) => presentTemplate(row.template, row.createdBy, scope.principal)),
   };
 }
 

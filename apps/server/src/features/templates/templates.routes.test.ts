@@ -365,3 +365,34 @@ describe('DELETE /radiologist/template/{id}', () => {
     expect(await stored(tpl.default.id)).toBeDefined();
   });
 });
+
+describe('ZTemplate.abilities', () => {
+  it('says who may change each template: never a default one, organisation ones admins, own ones the owner', async () => {
+    const orgId = u.admin.organisationId ?? '';
+    const shared = await insert({ scope: 'ORGANISATION', organisationId: orgId, name: 'Abilities shared' });
+    const own = await insert({
+      scope: 'USER',
+      organisationId: orgId,
+      ownerUserId: u.rad.id,
+      name: 'Abilities own',
+    });
+    const changeOf = async (user: TUser, id: string) => {
+      const response = await getOne(user, id);
+      expect(response.status, response.text).toBe(200);
+      return (response.json as TTemplate).abilities.change;
+    };
+    expect(await changeOf(u.rad, tpl.default.id)).toBe(false);
+    expect(await changeOf(u.admin, tpl.default.id)).toBe(false);
+    expect(await changeOf(u.rad, shared.id)).toBe(false);
+    expect(await changeOf(u.admin, shared.id)).toBe(true);
+    expect(await changeOf(u.rad, own.id)).toBe(true);
+    expect(await changeOf(u.admin, own.id)).toBe(true);
+    const picker = (await list(u.transcriptionist, '?purpose=insert&limit=100'))
+      .json as TTemplateListResponse;
+    expect(picker.items.length).toBeGreaterThan(0);
+    // The picker lists their own (theirs to change), and organisation and default ones (not theirs).
+    for (const item of picker.items) expect(item.abilities.change).toBe(item.scope === 'USER');
+    const saved = await save(u.rad, { name: 'Abilities saved', content: '<p>x</p>' });
+    expect((saved.json as TTemplate).abilities).toEqual({ change: true });
+  });
+});

@@ -60,7 +60,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!canTemplate(scope.principal, 'use')) throw AppError.notFound('Template');
       const row = await findReadableTemplate(db, scope, request.params.id);
       if (!row) throw AppError.notFound('Template');
-      return presentTemplate(row, await creatorName(db, row));
+      return presentTemplate(row, await creatorName(db, row), scope.principal);
     },
   );
 
@@ -79,7 +79,9 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
       const scope = await loadScope(db, requirePrincipal(request));
       assertActingAs(scope.principal, request.body.by_user_id);
       const { row, created } = await saveTemplate(db, scope, request.body);
-      return reply.status(created ? 201 : 200).send(presentTemplate(row, await creatorName(db, row)));
+      return reply
+        .status(created ? 201 : 200)
+        .send(presentTemplate(row, await creatorName(db, row), scope.principal));
     },
   );
 

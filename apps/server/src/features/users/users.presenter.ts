@@ -1,8 +1,10 @@
 import type { TFacility as TFacilityWire, TUser, TUserDetails } from '@ris/domain';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { loadUserFacts, presentUser, type TUserRow } from '../../auth/present-user.ts';
+import type { TPrincipal } from '../../auth/principal.ts';
 import type { TDbOrTx } from '../../db/client.ts';
 import { facilities } from '../../db/schema/index.ts';
+import { userCapabilities } from './user-capabilities.ts';
 
 // The user's wire shape and its facts are written in auth/present-user.ts (sign-in answers them
 // too, and auth imports no feature); this presenter adds the details and facilities of the routes.
@@ -34,9 +36,14 @@ export async function presentUserRow(db: TDbOrTx, row: TUserRow): Promise<TUser>
 
 /**
  * GET /user/details/{id}: the role's details and the facilities the user works in — every facility
- * of the organisation for an admin, the assigned ones otherwise.
+ * of the organisation for an admin, the assigned ones otherwise; on the caller's own details, what
+ * they may do at all (capabilities).
  */
-export async function presentUserDetails(db: TDbOrTx, row: TUserRow): Promise<TUserDetails> {
+export async function presentUserDetails(
+  db: TDbOrTx,
+  row: TUserRow,
+  principal: TPrincipal,
+): Promise<TUserDetails> {
   const facts = (await loadUserFacts(db, [row.id])).get(row.id) ?? { facilityIds: [], radiologist: null };
   const facilityRows =
     row.role === 'ADMIN' && row.organisationId
@@ -69,5 +76,6 @@ export async function presentUserDetails(db: TDbOrTx, row: TUserRow): Promise<TU
         ? { facility_fk: facts.facilityIds[0] ?? null, staff_kind: row.staffKind }
         : null,
     facilities: facilityRows.map(presentFacility),
+    capabilities: row.id === principal.userId ? userCapabilities(principal) : null,
   };
 }

@@ -273,3 +273,54 @@ describe('GET /user/organisation/details/{id}', () => {
     expect(none.status).toBe(404);
   });
 });
+
+describe('GET /user/details/{id}: capabilities', () => {
+  const capabilitiesOf = async (caller: TUserRow, subject: TUserRow = caller) => {
+    const response = await server.request('GET', `/api/v1/user/details/${subject.id}`, { token: as(caller) });
+    expect(response.status, response.text).toBe(200);
+    return ZUserDetails.parse(response.json).capabilities;
+  };
+  const NONE = {
+    create_order: false,
+    assign_anyone: false,
+    assign_self: false,
+    tag_studies: false,
+    use_templates: false,
+    create_organisation_templates: false,
+  };
+
+  it('tells each signed-in user what they may do at all, from the policies', async () => {
+    expect(await capabilitiesOf(referrer)).toEqual(NONE);
+    expect(await capabilitiesOf(admin)).toEqual({
+      ...NONE,
+      create_order: true,
+      assign_anyone: true,
+      tag_studies: true,
+      use_templates: true,
+      create_organisation_templates: true,
+    });
+    expect(await capabilitiesOf(facilityAdmin)).toEqual({
+      ...NONE,
+      create_order: true,
+      assign_anyone: true,
+      tag_studies: true,
+      use_templates: true,
+    });
+    expect(await capabilitiesOf(radiologist)).toEqual({
+      ...NONE,
+      assign_self: true,
+      tag_studies: true,
+      use_templates: true,
+    });
+    expect(await capabilitiesOf(transcriptionist)).toEqual({
+      ...NONE,
+      create_order: true,
+      tag_studies: true,
+      use_templates: true,
+    });
+  });
+
+  it('sends none on someone else’s details', async () => {
+    expect(await capabilitiesOf(admin, radiologist)).toBeNull();
+  });
+});

@@ -62,6 +62,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZUserDetails, ...ZErrorResponses },
       },
     },
-    async (request) => presentUserDetails(db, await loadReadable(request, { id: request.params.id })),
+    async (request) =>
+      presentUserDetails(
+        db,
+        await loadReadable(request, { id: request.params.id }),
+        requirePrincipal(request),
+      ),
   );
 };
