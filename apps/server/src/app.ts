@@ -42,6 +42,7 @@ import { loggerOptions, requestId } from './http/logger.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRealtime } from './realtime/realtime-server.ts';
 import { registerCollaboration } from './collaboration/collaboration-server.ts';
+import { flushReportDocument } from './collaboration/flush-report-document.ts';
 import { registerSpa } from './http/spa.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 
@@ -124,6 +125,8 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
   await registerRealtime(app);
   // Hocuspocus at /collab (same HTTP server): report documents edited together, stored in PostgreSQL.
   await registerCollaboration(app);
+  // Features ask for open documents to be stored through this port; they never import collaboration/.
+  app.decorate('reportDocuments', { flush: (target) => flushReportDocument(app, target) });
 
   await registerOpenApi(app, config.publicUrl);
   await app.register(healthRoutes(deps.database.db));

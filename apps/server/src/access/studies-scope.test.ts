@@ -34,7 +34,7 @@ async function visibleIds(user: TUser): Promise<string[]> {
   const rows = await database.db
     .select({ id: t.studies.id })
     .from(t.studies)
-    .where(visibleStudies(database.db, scope));
+    .where(visibleStudies(scope));
   return rows.map((row) => row.id).sort();
 }
 

@@ -1,33 +1,62 @@
+// Which studies (worklist items) a caller may see: the one condition every study query is scoped
+// by, and the one rule about deleted studies. Everything that loads a study, a report or a study's
+// topic asks here.
 import { isReporter } from '@ris/domain';
-import { and, eq, exists, sql, type SQL } from 'drizzle-orm';
+import { ne, sql, type SQL } from 'drizzle-orm';
 import type { TPrincipal } from '../auth/principal.ts';
 import type { TDbOrTx } from '../db/client.ts';
-import { referringPhysicians, studies } from '../db/schema/index.ts';
-import { inScopeFacilities, type TScope } from './scope.ts';
+import { oneOf } from '../db/one-of.ts';
+import { queryRows } from '../db/rows.ts';
+import { studies } from '../db/schema/index.ts';
+import type { TScope } from './scope.ts';
+
+/** Matches no facility: a staff member without facilities sees nothing. */
+const NO_FACILITY = '00000000-0000-0000-0000-000000000000';
 
 /**
- * The studies (worklist items) a caller may see, as one SQL condition for the WHERE clause of every
- * study query: always within the caller's organisation; staff within their facilities (admins: all
- * of the organisation's); a referring physician only the studies they referred, in any facility.
+ * The studies a caller may see, as one SQL condition on the `studies` table for the WHERE clause of
+ * every study query: always within the caller's organisation; staff within their facilities (admins:
+ * all of the organisation's); a referring physician only the studies they referred, in any facility.
+ * Written as SQL text with one parameter per value: the worklist's hot queries use it too, and
+ * building it from Drizzle's column operators cost ~60 µs a request.
  */
-export function visibleStudies(db: TDbOrTx, scope: TScope): SQL {
-  const sameOrganisation = eq(studies.organisationId, scope.organisationId);
+export function visibleStudies(scope: TScope): SQL {
+  const sameOrganisation = sql`"studies"."organisation_id" = ${scope.organisationId}::uuid`;
   if (scope.principal.role === 'REFERRING_PHYSICIAN') {
-    const referredByCaller = exists(
-      db
-        .select({ one: sql`1` })
-        .from(referringPhysicians)
-        .where(
-          and(
-            eq(referringPhysicians.id, studies.referringPhysicianId),
-            eq(referringPhysicians.userId, scope.principal.userId),
-          ),
-        ),
-    );
-    return and(sameOrganisation, referredByCaller) ?? sameOrganisation;
+    return sql`${sameOrganisation} and exists (select 1 from "referring_physicians"
+      where "referring_physicians"."id" = "studies"."referring_physician_id"
+      and "referring_physicians"."user_id" = ${scope.principal.userId}::uuid)`;
   }
   if (scope.allFacilities) return sameOrganisation;
-  return and(sameOrganisation, inScopeFacilities(scope, studies.facilityId)) ?? sameOrganisation;
+  const facilityIds = scope.facilityIds.length > 0 ? scope.facilityIds : [NO_FACILITY];
+  return sql`${sameOrganisation} and ${oneOf('"studies"."facility_id"', facilityIds, 'uuid')}`;
+}
+
+/** Whether the caller may see the study with this id (deleted or not: see deletedStudyHidden). */
+export async function isStudyVisible(db: TDbOrTx, scope: TScope, studyId: string): Promise<boolean> {
+  const rows = await queryRows<{ one: number }>(
+    db,
+    sql`select 1 as one from studies where "studies"."id" = ${studyId}::uuid and ${visibleStudies(scope)} limit 1`,
+  );
+  return rows.length > 0;
+}
+
+/** Deleted studies are seen (listed, counted, opened) by admins only. */
+export function seesDeletedStudies(principal: TPrincipal): boolean {
+  return principal.role === 'ADMIN';
+}
+
+/**
+ * A deleted study is visible to admins only: for anyone else it answers 404, as a study outside
+ * their scope does. Applied after loading a study through visibleStudies.
+ */
+export function deletedStudyHidden(principal: TPrincipal, study: { status: string }): boolean {
+  return study.status === 'DELETED' && !seesDeletedStudies(principal);
+}
+
+/** deletedStudyHidden as a SQL condition on `studies` (none for admins). */
+export function hideDeletedStudies(principal: TPrincipal): SQL | undefined {
+  return seesDeletedStudies(principal) ? undefined : ne(studies.status, 'DELETED');
 }
 
 /**

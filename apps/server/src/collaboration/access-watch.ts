@@ -10,11 +10,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { RevocationCache } from '../auth/revocation.ts';
 import type { TDatabase } from '../db/client.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
-import { currentPrincipal } from '../realtime/realtime-auth.ts';
 import { listenToChannel } from '../db/pg-channel-listener.ts';
-import { watchUserChanges } from '../realtime/user-changes.ts';
+import { currentPrincipal, watchUserChanges } from '../access/user-changes.ts';
 import { isClientContext, type TClientContext } from './collaboration-context.ts';
-import { reportGrantFor } from './report-access.ts';
+import { reportGrantFor } from '../features/reports/report-grant.ts';
 import { RECONNECT } from './store-guards.ts';
 
 /**

@@ -7,7 +7,7 @@ import { users } from '../db/schema/index.ts';
 import { AppError } from '../http/app-error.ts';
 import type { TClientContext } from './collaboration-context.ts';
 import { guardPresence } from './presence-guard.ts';
-import { reportGrantFor } from './report-access.ts';
+import { reportGrantFor } from '../features/reports/report-grant.ts';
 import { reportIdOfDocument } from './report-document.ts';
 
 /**

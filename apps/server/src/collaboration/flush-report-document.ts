@@ -1,9 +1,10 @@
 // Commands that read a report from PostgreSQL (save as draft, submit for review, finalize) first
-// store its collaborative document, so that they act on what the editors have sent rather than on
+// store its collaborative document (asked through app.reportDocuments, events/report-documents.ts), so that they act on what the editors have sent rather than on
 // what the last debounced store (COLLAB_STORE_DEBOUNCE_MS after the last change) wrote.
 import type { Document, Hocuspocus } from '@hocuspocus/server';
 import { reportDocumentName } from '@ris/editor';
 import type { FastifyInstance } from 'fastify';
+import type { TReportDocumentTarget } from '../events/report-documents.ts';
 import { documentStates, type TCollaborationContext, type TServerContext } from './collaboration-context.ts';
 
 /** How long a command waits for the store (a stuck store, e.g. Redis away, must not hold the request). */
@@ -28,7 +29,7 @@ const storeKey = (document: Document) => `onStoreDocument-${document.name}`;
  */
 export async function flushReportDocument(
   app: FastifyInstance,
-  target: { reportId: string } | { studyId: string },
+  target: TReportDocumentTarget,
 ): Promise<void> {
   const hocuspocus = app.collaboration;
   const documents =

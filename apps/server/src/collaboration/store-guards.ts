@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TPrincipal } from '../auth/principal.ts';
 import type { TDb } from '../db/client.ts';
 import { isClientContext, type TDocumentState, type TServerContext } from './collaboration-context.ts';
-import { reportGrantFor } from './report-access.ts';
+import { reportGrantFor } from '../features/reports/report-grant.ts';
 import { inspectDocument, resetDocument, type TDocumentInspection } from './report-document.ts';
 
 /** Close code that makes the provider reconnect and authenticate again (Hocuspocus' "Reset Connection"). */

@@ -1,6 +1,7 @@
-import type { TokenVerifier, TPrincipal } from '../auth/principal.ts';
+import type { TokenVerifier } from '../auth/principal.ts';
 import { idTokenRevoked } from '../auth/auth-errors.ts';
-import type { RevocationCache, TUserTokenState } from '../auth/revocation.ts';
+import type { RevocationCache } from '../auth/revocation.ts';
+import { currentPrincipal } from '../access/user-changes.ts';
 import { AppError } from '../http/app-error.ts';
 import { rooms, type TRealtimeSocket } from './realtime-rooms.ts';
 
@@ -58,24 +59,4 @@ export function authenticateSocket(verifier: TokenVerifier, cache: RevocationCac
       (error: unknown) => next(error instanceof Error && 'data' in error ? error : toSocketError(error)),
     );
   };
-}
-
-/**
- * The socket's principal as it stands now, or null when its sign-in no longer holds: the verifier's
- * revocation checks (user ACTIVE, tokens not revoked after this one was issued, session live, same
- * organisation) against the user's state as just read, with the user's current role. Token expiry is not
- * checked again: a socket lives as long as its session, so the hourly token refresh does not cut live
- * updates, while revocation and disabling end it at once.
- */
-export function currentPrincipal(state: TUserTokenState | null, principal: TPrincipal): TPrincipal | null {
-  if (
-    !state ||
-    state.status !== 'ACTIVE' ||
-    principal.issuedAt < state.validAfterSeconds ||
-    !state.liveSessions.has(principal.sessionId) ||
-    state.organisationId !== principal.organisationId
-  ) {
-    return null;
-  }
-  return { ...principal, role: state.role, userType: state.userType };
 }

@@ -3,12 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import type { TUserTokenState } from '../auth/revocation.ts';
 import { AppError } from '../http/app-error.ts';
-import { authenticateSocket, currentPrincipal } from './realtime-auth.ts';
+import { currentPrincipal, watchUserChanges } from '../access/user-changes.ts';
+import { authenticateSocket } from './realtime-auth.ts';
 import { publishDomainEvents } from './realtime-publisher.ts';
 import { rooms, type TRealtimeServer, type TRealtimeSocket } from './realtime-rooms.ts';
 import { listenTopic, setWorklistRooms, worklistRoomsOf } from './realtime-topics.ts';
 import { connectRedisAdapter } from './redis-adapter.ts';
-import { watchUserChanges } from './user-changes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -8,9 +8,9 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import { loadScope } from '../access/scope.ts';
+import { isStudyVisible } from '../access/studies-scope.ts';
 import type { TDb } from '../db/client.ts';
 import { referringPhysicians } from '../db/schema/index.ts';
-import { findVisibleStudy } from '../features/worklist/worklist.queries.ts';
 import { AppError } from '../http/app-error.ts';
 import { toSocketError } from './realtime-auth.ts';
 import { rooms, type TRealtimeSocket } from './realtime-rooms.ts';
@@ -62,8 +62,7 @@ async function roomsForTopic(db: TDb, socket: TRealtimeSocket, topic: string): P
     case 'worklist-item': {
       if (!ZUuid.safeParse(parsed.worklistId).success) throw AppError.notFound('Worklist item');
       const scope = await loadScope(db, principal);
-      const study = await findVisibleStudy(db, scope, parsed.worklistId);
-      if (!study) throw AppError.notFound('Worklist item');
+      if (!(await isStudyVisible(db, scope, parsed.worklistId))) throw AppError.notFound('Worklist item');
       return [rooms.item(parsed.worklistId)];
     }
     case 'notification': {

@@ -1,5 +1,5 @@
 import type { TDb } from '../db/client.ts';
-import { reportGrantFor } from '../collaboration/report-access.ts';
+import { reportGrantFor } from '../features/reports/report-grant.ts';
 import { rooms, type TRealtimeServer } from './realtime-rooms.ts';
 
 /**

@@ -9,7 +9,8 @@ import { storeFile } from '../../files/stored-files.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { TFormLimits, TUpload } from '../../http/multipart.ts';
 import { canWorklist } from '../worklist/worklist.policy.ts';
-import { findVisibleStudy } from '../worklist/worklist.queries.ts';
+import type { TWorklistRow } from '../worklist/worklist.presenter.ts';
+import { requireVisibleItem } from '../worklist/worklist.queries.ts';
 import { MAX_PATIENT_DOCUMENT_BYTES } from '@ris/domain';
 
 /** Patient documents: PDF or raster images by content, at most MAX_PATIENT_DOCUMENT_BYTES each. */
@@ -22,7 +23,7 @@ export const PATIENT_DOCUMENT_LIMITS: TFormLimits = {
   maxTotalBytes: 4 * MAX_PATIENT_DOCUMENT_BYTES,
 };
 
-type TStudy = NonNullable<Awaited<ReturnType<typeof findVisibleStudy>>>['study'];
+type TStudy = TWorklistRow['study'];
 
 /**
  * Who changes an item's documents: the order desk (ADMIN, FACILITY_ADMIN, TRANSCRIPTIONIST, as for
@@ -44,10 +45,7 @@ export async function requireVisibleStudy(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<TStudy> {
-  const row = await findVisibleStudy(db, scope, id, options);
-  if (!row || (row.study.status === 'DELETED' && scope.principal.role !== 'ADMIN')) {
-    throw AppError.notFound('Worklist item');
-  }
+  const row = await requireVisibleItem(db, scope, id, options);
   return row.study;
 }
 

@@ -28,7 +28,7 @@ export async function findVisibleReport(
     .select({ report: reports, study: studies })
     .from(reports)
     .innerJoin(studies, eq(studies.id, reports.studyId))
-    .where(and(eq(reports.id, reportId), visibleStudies(db, scope)))
+    .where(and(eq(reports.id, reportId), visibleStudies(scope)))
     .limit(1);
   const [row] = options.lockStudy ? await query.for('update', { of: studies }) : await query;
   return row ?? null;
@@ -45,7 +45,7 @@ export async function findVisibleStudyReport(
     .select({ study: studies, report: reports })
     .from(studies)
     .leftJoin(reports, eq(reports.studyId, studies.id))
-    .where(and(eq(studies.id, studyId), visibleStudies(db, scope)))
+    .where(and(eq(studies.id, studyId), visibleStudies(scope)))
     .limit(1);
   const [row] = options.lockStudy ? await query.for('update', { of: studies }) : await query;
   return row ?? null;

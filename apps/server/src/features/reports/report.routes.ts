@@ -13,7 +13,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
-import { flushReportDocument } from '../../collaboration/flush-report-document.ts';
 import { AppError } from '../../http/app-error.ts';
 import { errorBody, errorHandler } from '../../http/error-handler.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
@@ -163,7 +162,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const scope = await scopeOf(request);
       // What the editors typed up to now, not what the last debounced store wrote.
-      await flushReportDocument(app, { reportId: request.body.report_id });
+      await app.reportDocuments.flush({ reportId: request.body.report_id });
       const outcome = await db.transaction(async (tx) => {
         const result = await saveDraft(tx, { scope, reportId: request.body.report_id });
         assertActingAs(scope.principal, request.body.by_user_id);
@@ -193,7 +192,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       const { body } = request;
       const input = { scope, reportId: body.report_id, html: body.html_content, version: body.version };
       // Without html_content the stored content is finalized: first store what the editors typed.
-      await flushReportDocument(app, { reportId: body.report_id });
+      await app.reportDocuments.flush({ reportId: body.report_id });
       const final = body.status === 'FINAL';
       // The PDF is rendered and stored in the same transaction: a failed render finalizes nothing.
       const outcome = await db.transaction(async (tx) => {

@@ -60,7 +60,7 @@ export async function listWorklistTags(
     .from(worklistTags)
     .innerJoin(tags, eq(tags.id, worklistTags.tagId))
     .innerJoin(studies, eq(studies.id, worklistTags.studyId))
-    .where(and(eq(worklistTags.userId, userId), visibleStudies(db, scope)))
+    .where(and(eq(worklistTags.userId, userId), visibleStudies(scope)))
     .orderBy(desc(worklistTags.createdAt))
     .limit(1000);
   return rows.map(({ worklistTag, tag }) => ({

@@ -163,7 +163,7 @@ export const tagRoutes: FastifyPluginAsyncZod = async (app) => {
         const visible = await tx
           .select({ id: studies.id })
           .from(studies)
-          .where(and(inArray(studies.id, studyIds), visibleStudies(tx, scope)));
+          .where(and(inArray(studies.id, studyIds), visibleStudies(scope)));
         const missingStudies = studyIds.filter((id) => !visible.some((row) => row.id === id));
         if (missingStudies.length > 0) {
           throw new AppError(
@@ -220,7 +220,7 @@ export const tagRoutes: FastifyPluginAsyncZod = async (app) => {
         .select({ id: worklistTags.id, userId: worklistTags.userId })
         .from(worklistTags)
         .innerJoin(studies, eq(studies.id, worklistTags.studyId))
-        .where(and(eq(worklistTags.id, request.params.id), visibleStudies(db, scope)));
+        .where(and(eq(worklistTags.id, request.params.id), visibleStudies(scope)));
       if (!row) throw AppError.notFound('Worklist tag');
       if (!canTag(scope.principal, 'remove-worklist-tag', { taggerId: row.userId })) {
         throw new AppError('FORBIDDEN', 'You may remove only the tags you put');

@@ -1,5 +1,5 @@
-import { and, eq, ne } from 'drizzle-orm';
-import { visibleStudies } from '../../access/studies-scope.ts';
+import { and, eq } from 'drizzle-orm';
+import { hideDeletedStudies, visibleStudies } from '../../access/studies-scope.ts';
 import type { TScope } from '../../access/scope.ts';
 import type { TDbOrTx } from '../../db/client.ts';
 import { studies } from '../../db/schema/index.ts';
@@ -10,11 +10,10 @@ import { studies } from '../../db/schema/index.ts';
  * worklist.
  */
 export async function isStudyUidVisible(db: TDbOrTx, scope: TScope, studyUid: string): Promise<boolean> {
-  const notDeleted = scope.principal.role === 'ADMIN' ? undefined : ne(studies.status, 'DELETED');
   const rows = await db
     .select({ id: studies.id })
     .from(studies)
-    .where(and(eq(studies.studyUid, studyUid), visibleStudies(db, scope), notDeleted))
+    .where(and(eq(studies.studyUid, studyUid), visibleStudies(scope), hideDeletedStudies(scope.principal)))
     .limit(1);
   return rows.length > 0;
 }

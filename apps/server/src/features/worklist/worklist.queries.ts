@@ -1,9 +1,10 @@
 import type { TWorklistItem } from '@ris/domain';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { visibleStudies } from '../../access/studies-scope.ts';
+import { deletedStudyHidden, visibleStudies } from '../../access/studies-scope.ts';
 import type { TScope } from '../../access/scope.ts';
 import type { TDbOrTx } from '../../db/client.ts';
 import { facilities, patientDocuments, storedFiles, studies, users } from '../../db/schema/index.ts';
+import { AppError } from '../../http/app-error.ts';
 import {
   presentPatientDocument,
   presentWorklistItem,
@@ -32,10 +33,25 @@ export async function findVisibleStudy(
   options: { forUpdate?: boolean } = {},
 ): Promise<TWorklistRow | null> {
   const query = selectWorklistRows(db)
-    .where(and(eq(studies.id, id), visibleStudies(db, scope)))
+    .where(and(eq(studies.id, id), visibleStudies(scope)))
     .limit(1);
   const [row] = options.forUpdate ? await query.for('update', { of: studies }) : await query;
   return row ?? null;
+}
+
+/**
+ * The item the caller may see, else 404: outside their scope, or deleted and they are not an admin
+ * (deletedStudyHidden). `forUpdate` as findVisibleStudy's.
+ */
+export async function requireVisibleItem(
+  db: TDbOrTx,
+  scope: TScope,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<TWorklistRow> {
+  const row = await findVisibleStudy(db, scope, id, options);
+  if (!row || deletedStudyHidden(scope.principal, row.study)) throw AppError.notFound('Worklist item');
+  return row;
 }
 
 /** The patient documents of many studies in one query. */

@@ -4,7 +4,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
-import { flushReportDocument } from '../../collaboration/flush-report-document.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { emitNotifications } from '../notifications/create-notifications.ts';
@@ -15,7 +14,7 @@ import { statusHistory, ZStatusHistory } from './commands/status-history.ts';
 import { deleteStudy, updateStudy } from './commands/update-study.ts';
 import { ZByUser, ZUpdateWorklistBody } from './commands/worklist-requests.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
-import { findVisibleStudy, presentWorklistRows } from './worklist.queries.ts';
+import { presentWorklistRows, requireVisibleItem } from './worklist.queries.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['worklist'];
@@ -29,14 +28,8 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
   const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
 
   /** The visible item; deleted items are visible to admins only. */
-  async function loadVisible(request: FastifyRequest, id: string) {
-    const scope = await scopeOf(request);
-    const row = await findVisibleStudy(db, scope, id);
-    if (!row || (row.study.status === 'DELETED' && scope.principal.role !== 'ADMIN')) {
-      throw AppError.notFound('Worklist item');
-    }
-    return row;
-  }
+  const loadVisible = async (request: FastifyRequest, id: string) =>
+    requireVisibleItem(db, await scopeOf(request), id);
 
   app.get(
     '/worklist/:id',
@@ -75,7 +68,8 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const scope = await scopeOf(request);
       // Submitting reads the report: first store what the editors typed up to now.
-      if (request.body.status === 'IN_REVIEW') await flushReportDocument(app, { studyId: request.params.id });
+      if (request.body.status === 'IN_REVIEW')
+        await app.reportDocuments.flush({ studyId: request.params.id });
       const result = await db.transaction(async (tx) => {
         const changed = await updateStudy(tx, { scope, id: request.params.id, body: request.body });
         assertActingAs(scope.principal, request.body.by_user_id);

@@ -23,7 +23,7 @@ export async function lockVisibleStudies(
   const rows = await tx
     .select()
     .from(studies)
-    .where(and(inArray(studies.id, [...ids]), visibleStudies(tx, scope)))
+    .where(and(inArray(studies.id, [...ids]), visibleStudies(scope)))
     .orderBy(asc(studies.id))
     .for('update');
   const found = new Set(rows.map((row) => row.id));

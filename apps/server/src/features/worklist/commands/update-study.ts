@@ -7,7 +7,7 @@ import { AppError } from '../../../http/app-error.ts';
 import { updatePatient } from '../../patients/update-patient.ts';
 import { applyReviewTransition } from '../../reports/report-review.ts';
 import { canWorklist, type TWorklistAction } from '../worklist.policy.ts';
-import { findVisibleStudy } from '../worklist.queries.ts';
+import { requireVisibleItem } from '../worklist.queries.ts';
 import { requireReferringPhysician } from '../../referring-physicians/referring-physicians.queries.ts';
 import type { TCreatedNotification } from '../../notifications/create-notifications.ts';
 import { applyTransition } from './study-status.ts';
@@ -34,10 +34,7 @@ const FIELD_ACTIONS = {
 
 /** The visible study, locked (404 outside the caller's scope, and for deleted ones to non-admins). */
 export async function loadStudyForChange(tx: TTx, scope: TScope, id: string) {
-  const row = await findVisibleStudy(tx, scope, id, { forUpdate: true });
-  if (!row || (row.study.status === 'DELETED' && scope.principal.role !== 'ADMIN')) {
-    throw AppError.notFound('Worklist item');
-  }
+  const row = await requireVisibleItem(tx, scope, id, { forUpdate: true });
   return row.study;
 }
 

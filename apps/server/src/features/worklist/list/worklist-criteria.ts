@@ -8,9 +8,10 @@ import {
   type TWorklistFilters,
 } from '@ris/domain';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { effectiveByUserIds, visibleStudies } from '../../../access/studies-scope.ts';
+import { effectiveByUserIds, seesDeletedStudies, visibleStudies } from '../../../access/studies-scope.ts';
 import type { TScope } from '../../../access/scope.ts';
 import type { TDbOrTx } from '../../../db/client.ts';
+import { oneOf } from '../../../db/one-of.ts';
 import { facilities, users } from '../../../db/schema/index.ts';
 import { containsFolded } from '../../../db/text-search.ts';
 import { AppError } from '../../../http/app-error.ts';
@@ -164,9 +165,9 @@ export async function resolveWorklistCriteria(
   filters: TWorklistFilters,
   now: Date,
 ): Promise<TWorklistCriteria> {
-  const isAdmin = scope.principal.role === 'ADMIN';
+  const seesDeleted = seesDeletedStudies(scope.principal);
   const statuses = [...new Set(filters.statuses)];
-  if (statuses.includes('DELETED') && !isAdmin) {
+  if (statuses.includes('DELETED') && !seesDeleted) {
     throw new AppError('FORBIDDEN', 'statuses: only admins may list deleted studies', {
       fields: [{ field: 'statuses', in: 'querystring', message: 'only admins may list deleted studies' }],
     });
@@ -181,41 +182,13 @@ export async function resolveWorklistCriteria(
     scope,
     byUserIds,
     statuses: statuses.length > 0 ? statuses : LISTED_STATUSES,
-    countedStatuses: isAdmin ? STUDY_STATUSES : LISTED_STATUSES,
+    countedStatuses: seesDeleted ? STUDY_STATUSES : LISTED_STATUSES,
     modalities: [...new Set(filters.modalities)],
     facilityIds,
     ...range,
     searchText: search === '' ? null : search,
     searchWeeks: search === '' ? null : searchWeeksOf(search, range),
   };
-}
-
-/**
- * `column` is one of `values` (checked identifiers: uuids, enum values of `type`) with one parameter
- * whatever the length: `= $1` for one value (as `IN ($1)` reads, so the plans stay those of the
- * partial and per-value indexes), else `= any($1::type[])` with an array literal written here so
- * both drivers bind it the same way.
- */
-function oneOf(column: string, values: readonly string[], type: string): SQL {
-  if (values.length === 1) return sql`${sql.raw(column)} = ${values[0]}::${sql.raw(type)}`;
-  const literal = `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
-  return sql`${sql.raw(column)} = any(${literal}::${sql.raw(type)}[])`;
-}
-
-const NO_FACILITY = '00000000-0000-0000-0000-000000000000';
-
-/**
- * visibleStudies (access/studies-scope.ts) for this module's hot queries: for staff and admins the
- * same condition written as SQL text (the organisation; staff: their facilities, none when they have
- * none), since building it from Drizzle's column operators cost ~60 µs a request; a referring
- * physician's condition comes from visibleStudies itself. The route tests pin the scoping per role.
- */
-function visibleWorklistStudies(db: TDbOrTx, scope: TScope): SQL {
-  if (scope.principal.role === 'REFERRING_PHYSICIAN') return visibleStudies(db, scope);
-  const sameOrganisation = sql`"studies"."organisation_id" = ${scope.organisationId}::uuid`;
-  if (scope.allFacilities) return sameOrganisation;
-  const facilityIds = scope.facilityIds.length > 0 ? scope.facilityIds : [NO_FACILITY];
-  return sql`${sameOrganisation} and ${oneOf('"studies"."facility_id"', facilityIds, 'uuid')}`;
 }
 
 /**
@@ -232,7 +205,7 @@ export function worklistWhere(
   bounds: { from: boolean; to: boolean } = { from: true, to: true },
 ): SQL {
   const conditions: SQL[] = [
-    visibleWorklistStudies(db, criteria.scope),
+    visibleStudies(criteria.scope),
     oneOf('"studies"."status"', statuses, 'study_status'),
   ];
   if (criteria.facilityIds.length > 0) {

@@ -1,13 +1,15 @@
-// Who may open a report's collaborative document, and how: the report policy of the REST API
-// (reportAccessFor), asked about the report as the caller's scope sees it.
+// What a caller may do with a report right now ('edit', 'read' or 'none'): the report policy of the
+// REST API (reportAccessFor), asked about the report as the caller's scope sees it. The two doors
+// that keep a connection open use it: collaboration (who may open a report's document, and how) and
+// realtime (which sockets receive what is meant for a report's editors).
 import { and, eq } from 'drizzle-orm';
-import { loadScope } from '../access/scope.ts';
-import { visibleStudies } from '../access/studies-scope.ts';
-import type { TPrincipal } from '../auth/principal.ts';
-import type { TDb } from '../db/client.ts';
-import { reports, studies } from '../db/schema/index.ts';
-import { reportAccessFor, type TReportAccess } from '../features/reports/report.policy.ts';
-import { AppError } from '../http/app-error.ts';
+import { loadScope } from '../../access/scope.ts';
+import { visibleStudies } from '../../access/studies-scope.ts';
+import type { TPrincipal } from '../../auth/principal.ts';
+import type { TDb } from '../../db/client.ts';
+import { reports, studies } from '../../db/schema/index.ts';
+import { reportAccessFor, type TReportAccess } from './report.policy.ts';
+import { AppError } from '../../http/app-error.ts';
 
 export type TReportGrant = {
   access: TReportAccess;
@@ -46,7 +48,7 @@ export async function reportGrantFor(
     })
     .from(reports)
     .innerJoin(studies, eq(studies.id, reports.studyId))
-    .where(and(eq(reports.id, reportId), visibleStudies(db, scope)))
+    .where(and(eq(reports.id, reportId), visibleStudies(scope)))
     .limit(1);
   if (!row) return none;
   return {

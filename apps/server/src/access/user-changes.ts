@@ -1,5 +1,9 @@
+// Long-lived connections (realtime sockets, collaborative documents) keep their user's access only
+// while it holds: both doors hear of every change to a user (watchUserChanges) and re-check the
+// connection's principal against the user's state as it stands now (currentPrincipal).
 import type { FastifyBaseLogger } from 'fastify';
-import { EVERY_USER, onLocalRevocation, REVOCATION_CHANNEL } from '../auth/revocation.ts';
+import type { TPrincipal } from '../auth/principal.ts';
+import { EVERY_USER, onLocalRevocation, REVOCATION_CHANNEL, type TUserTokenState } from '../auth/revocation.ts';
 import type { TDatabase } from '../db/client.ts';
 import { listenToChannel } from '../db/pg-channel-listener.ts';
 
@@ -42,4 +46,24 @@ export async function watchUserChanges(
     offLocal();
     await stopListening();
   };
+}
+
+/**
+ * A connection's principal as it stands now, or null when its sign-in no longer holds: the verifier's
+ * revocation checks (user ACTIVE, tokens not revoked after this one was issued, session live, same
+ * organisation) against the user's state as just read, with the user's current role. Token expiry is not
+ * checked again: a connection lives as long as its session, so the hourly token refresh does not cut live
+ * updates, while revocation and disabling end it at once.
+ */
+export function currentPrincipal(state: TUserTokenState | null, principal: TPrincipal): TPrincipal | null {
+  if (
+    !state ||
+    state.status !== 'ACTIVE' ||
+    principal.issuedAt < state.validAfterSeconds ||
+    !state.liveSessions.has(principal.sessionId) ||
+    state.organisationId !== principal.organisationId
+  ) {
+    return null;
+  }
+  return { ...principal, role: state.role, userType: state.userType };
 }
