@@ -38,6 +38,7 @@ import {
 import type { BlobStore } from './files/blob-store.ts';
 import type { Mailer } from './integrations/mail/mailer.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import { frameworkErrorOptions } from './http/framework-errors.ts';
 import { loggerOptions, requestId } from './http/logger.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRealtime } from './realtime/realtime-server.ts';
@@ -83,7 +84,8 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
-    return503OnClosing: true,
+    // Errors before routing and from Node's HTTP parser answer the one error shape too.
+    ...frameworkErrorOptions,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -70,6 +70,19 @@ export function errorHandler(
   return send(reply, 500, errorBody('INTERNAL', 'Something went wrong on our side. Please try again.'));
 }
 
+/**
+ * The error handler, and the 503 of requests that arrive while the server closes (in the error
+ * shape; Fastify's own return503OnClosing is turned off, http/framework-errors.ts).
+ */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(errorHandler);
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw new AppError('SERVICE_UNAVAILABLE', 'The server is restarting. Please try again in a moment.');
+  });
 }

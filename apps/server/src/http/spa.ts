@@ -46,7 +46,7 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
     // Files that exist have their own routes (wildcard: false registers one per built file), so a
     // path with an extension that reached here is a missing asset, not a client route.
     if (/\.[a-z0-9]+$/i.test(url)) {
-      return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+      return reply.status(404).send(errorBody('NOT_FOUND', `No file at ${url}`));
     }
     return reply
       .header('cache-control', 'no-cache')
