@@ -10,7 +10,6 @@ import { outboundMessages, users } from '../../db/schema/index.ts';
 import { AppError } from '../../http/app-error.ts';
 import { enqueueJob } from '../../jobs/jobs.ts';
 import { findVisibleStudyReport, type TStudyRow } from '../reports/report.queries.ts';
-import { assertActingAs } from '../../access/acting-as.ts';
 import { isFinalReport, mayReadStudyReport } from './comm.policy.ts';
 
 export const DELIVERY_QUEUES: Record<TDeliveryChannel, string> = {
@@ -26,7 +25,6 @@ export type TShareReportInput = {
   channel: TDeliveryChannel;
   recipients: readonly string[];
   withLetterhead: boolean;
-  byUserId: string;
   /** The request's Idempotency-Key header, if any. */
   idempotencyKey: string | undefined;
   /** SMTP (e-mail) or the WhatsApp Cloud API is configured: queue a delivery job per message. */
@@ -63,7 +61,7 @@ export function shareText(study: TStudyRow, senderName: string): { subject: stri
 }
 
 /**
- * Scoped load (404 outside the caller's view), by_user_id is the caller (403), FINAL only (409);
+ * Scoped load (404 outside the caller's view), FINAL only (409) (the route has checked by_user_id);
  * then in the caller's transaction one message per distinct recipient (an Idempotency-Key already
  * used for a recipient returns that message instead), and its job. Returns the message ids in the
  * recipients' order.
@@ -73,7 +71,6 @@ export async function shareReport(tx: TTx, input: TShareReportInput): Promise<st
   const found = await findVisibleStudyReport(tx, scope, input.studyId);
   if (!found || !mayReadStudyReport(scope, found.study, found.report))
     throw AppError.notFound('Worklist item');
-  assertActingAs(scope.principal, input.byUserId);
   const { study, report } = found;
   if (!isFinalReport(study, report)) throw new AppError('CONFLICT', 'Only a final report can be shared');
 

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
+import { assertActingAs } from '../../access/acting-as.ts';
 import { loadScope } from '../../access/scope.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { userRateLimitOptions } from '../report-output/user-rate-limit.ts';
@@ -74,6 +75,7 @@ export const shareRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   ) {
     const scope = await loadScope(db, requirePrincipal(request));
+    assertActingAs(scope.principal, input.byUserId);
     const header = request.headers['idempotency-key'];
     const ids = await db.transaction((tx) =>
       shareReport(tx, {

@@ -134,6 +134,7 @@ export const patientRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const scope = await loadScope(db, requirePrincipal(request));
       const body = request.body;
+      assertActingAs(scope.principal, body.by_user_id);
       const { patient, studyIds } = await db.transaction(async (tx) => {
         const [row] = await tx
           .select()
@@ -147,7 +148,6 @@ export const patientRoutes: FastifyPluginAsyncZod = async (app) => {
           )
           .for('update');
         if (!row || scope.principal.role === 'REFERRING_PHYSICIAN') throw AppError.notFound('Patient');
-        assertActingAs(scope.principal, body.by_user_id);
         if (!canWorklist(scope.principal, 'edit-details')) {
           throw new AppError('FORBIDDEN', 'You may not change patient records');
         }

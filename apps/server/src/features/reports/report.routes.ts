@@ -102,15 +102,10 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const scope = await scopeOf(request);
-      const { report, created } = await db.transaction(async (tx) => {
-        const result = await createReport(tx, {
-          scope,
-          studyId: request.body.worklist_id,
-          html: request.body.content,
-        });
-        assertActingAs(scope.principal, request.body.by_user_id);
-        return result;
-      });
+      assertActingAs(scope.principal, request.body.by_user_id);
+      const { report, created } = await db.transaction((tx) =>
+        createReport(tx, { scope, studyId: request.body.worklist_id, html: request.body.content }),
+      );
       return reply.status(created ? 201 : 200).send(await presentReport(db, report, viewerOf(request)));
     },
   );
@@ -133,16 +128,10 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const scope = await scopeOf(request);
       const { body } = request;
-      const outcome = await db.transaction(async (tx) => {
-        const result = await updateReport(tx, {
-          scope,
-          reportId: request.params.id,
-          html: body.content,
-          version: body.version,
-        });
-        assertActingAs(scope.principal, body.by_user_id);
-        return result;
-      });
+      assertActingAs(scope.principal, body.by_user_id);
+      const outcome = await db.transaction((tx) =>
+        updateReport(tx, { scope, reportId: request.params.id, html: body.content, version: body.version }),
+      );
       await publishReportOutcome(app, outcome);
       return presentReport(db, outcome.report, viewerOf(request));
     },
@@ -161,13 +150,12 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const scope = await scopeOf(request);
+      assertActingAs(scope.principal, request.body.by_user_id);
       // What the editors typed up to now, not what the last debounced store wrote.
       await app.reportDocuments.flush({ reportId: request.body.report_id });
-      const outcome = await db.transaction(async (tx) => {
-        const result = await saveDraft(tx, { scope, reportId: request.body.report_id });
-        assertActingAs(scope.principal, request.body.by_user_id);
-        return result;
-      });
+      const outcome = await db.transaction((tx) =>
+        saveDraft(tx, { scope, reportId: request.body.report_id }),
+      );
       await publishReportOutcome(app, outcome);
       return presentReport(db, outcome.report, viewerOf(request));
     },
@@ -227,13 +215,13 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const scope = await scopeOf(request);
+      assertActingAs(scope.principal, request.body.by_user_id);
       const report = await db.transaction(async (tx) => {
         const result = await addAddendum(tx, {
           scope,
           reportId: request.params.id,
           html: request.body.content,
         });
-        assertActingAs(scope.principal, request.body.by_user_id);
         // A new current PDF with the addendum; the final original and its hash stay.
         return storeReportPdf(tx, blobs, { report: result, createdBy: scope.principal.userId, final: false });
       });

@@ -67,14 +67,13 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const scope = await scopeOf(request);
+      assertActingAs(scope.principal, request.body.by_user_id);
       // Submitting reads the report: first store what the editors typed up to now.
       if (request.body.status === 'IN_REVIEW')
         await app.reportDocuments.flush({ studyId: request.params.id });
-      const result = await db.transaction(async (tx) => {
-        const changed = await updateStudy(tx, { scope, id: request.params.id, body: request.body });
-        assertActingAs(scope.principal, request.body.by_user_id);
-        return changed;
-      });
+      const result = await db.transaction((tx) =>
+        updateStudy(tx, { scope, id: request.params.id, body: request.body }),
+      );
       const [item] = await presentAndPublish(app, scope.organisationId, result.ids);
       if (result.reportId) await publishReportStatus(app, result.reportId);
       emitNotifications(app.events, scope.organisationId, result.notifications);
@@ -98,11 +97,8 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const scope = await scopeOf(request);
-      const id = await db.transaction(async (tx) => {
-        const deleted = await deleteStudy(tx, { scope, id: request.params.id });
-        assertActingAs(scope.principal, request.body?.by_user_id ?? request.query.by_user_id);
-        return deleted;
-      });
+      assertActingAs(scope.principal, request.body?.by_user_id ?? request.query.by_user_id);
+      const id = await db.transaction((tx) => deleteStudy(tx, { scope, id: request.params.id }));
       const [item] = await presentAndPublish(app, scope.organisationId, [id]);
       if (!item) throw AppError.notFound('Worklist item');
       return item;
