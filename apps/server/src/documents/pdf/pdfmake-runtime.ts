@@ -11,6 +11,7 @@
 // swapped and documents are only slower.
 import { createRequire } from 'node:module';
 import type { TPdfMake } from 'pdfmake';
+import { installLinearLineBreaking } from './pdfmake-line-breaking.ts';
 
 type TFontkit = { create(buffer: Uint8Array, postscriptName?: string): unknown };
 
@@ -50,3 +51,6 @@ function shareParsedFonts(): boolean {
 export const fontsShared = shareParsedFonts();
 
 export const pdfmake = require('pdfmake') as TPdfMake;
+
+/** pdfmake's line breaking made linear in a paragraph's length (pdfmake-line-breaking.ts). */
+export const lineBreaking = installLinearLineBreaking(pdfmakePath);
