@@ -1,6 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import {
+  DEFAULT_RENDER_SETTINGS,
+  defaultRenderThreads,
+  type TRenderSettings,
+} from './documents/render-settings.ts';
 
 /** Directory the repository's npm command was started from, so relative paths mean what the user typed. */
 const invocationDir = process.env.INIT_CWD ?? process.cwd();
@@ -103,6 +108,10 @@ export const ZConfigEnv = z.object({
   // At least a minute: leases are renewed every third of it while a job runs (jobs/job-runner.ts).
   JOBS_LEASE_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   REPORT_DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(3_600).default(300),
+  RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_RENDER_SETTINGS.timeoutMs),
+  RENDER_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(DEFAULT_RENDER_SETTINGS.memoryMb),
+  RENDER_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_RENDER_SETTINGS.maxQueue),
 });
 
 export type TConfig = {
@@ -158,6 +167,8 @@ export type TConfig = {
   };
   /** Lifetime of a signed report download URL (pdf_url). */
   reportDownloadUrlTtlSeconds: number;
+  /** PDF/DOCX rendering in worker threads: threads, time and memory budget, queue (RENDER_*). */
+  rendering: TRenderSettings;
 };
 
 /** Identity settings (apps/server/src/auth); documented in .env.example. */
@@ -290,6 +301,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       leaseMs: e.JOBS_LEASE_SECONDS * 1000,
     },
     reportDownloadUrlTtlSeconds: e.REPORT_DOWNLOAD_URL_TTL_SECONDS,
+    rendering: {
+      threads: e.RENDER_THREADS ?? defaultRenderThreads(),
+      timeoutMs: e.RENDER_TIMEOUT_MS,
+      memoryMb: e.RENDER_MEMORY_MB,
+      maxQueue: e.RENDER_QUEUE_MAX,
+    },
   };
 }
 

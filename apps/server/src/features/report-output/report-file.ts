@@ -2,8 +2,10 @@
 // jobs (e-mail and WhatsApp attachments). Implemented by the report-output feature.
 import { reportFileName } from '@ris/domain';
 import type { TDbOrTx } from '../../db/client.ts';
-import { renderReportDocx, renderReportPdf } from '../../documents/index.ts';
+import type { TReportDocumentInput } from '../../documents/index.ts';
+import { DocumentRenderError, renderDocument } from '../../documents/render-pool.ts';
 import type { BlobStore } from '../../files/blob-store.ts';
+import { AppError } from '../../http/app-error.ts';
 import { loadReportDocument } from './report-document-loader.ts';
 
 export type TReportFileRequest = {
@@ -25,9 +27,40 @@ export const PDF_MEDIA_TYPE = 'application/pdf';
 export const DOCX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 /**
+ * Renders a loaded report in a worker thread of the render pool (documents/render-pool.ts). A render
+ * past its time or memory budget answers 422 DOCUMENT_TOO_COMPLEX; a full render queue 503
+ * RENDER_BUSY (try again shortly). Neither blocks any other request.
+ */
+export async function renderReportFile(
+  format: TReportFileRequest['format'],
+  input: TReportDocumentInput,
+  patientName: string,
+): Promise<TReportFile> {
+  let data: Buffer;
+  try {
+    data = await renderDocument(format, input);
+  } catch (error) {
+    if (!(error instanceof DocumentRenderError)) throw error;
+    if (error.reason === 'BUSY') throw new AppError('RENDER_BUSY', error.message, undefined, 503);
+    throw new AppError(
+      'DOCUMENT_TOO_COMPLEX',
+      `${error.message}: shorten the report or split it into addenda`,
+      { reason: error.reason },
+      422,
+    );
+  }
+  return {
+    data,
+    fileName: reportFileName(patientName, format),
+    mediaType: format === 'pdf' ? PDF_MEDIA_TYPE : DOCX_MEDIA_TYPE,
+  };
+}
+
+/**
  * The study's report rendered as PDF or DOCX, named "{patient name}_report.{ext}". Scoped by
  * organisation only: callers acting for a user check the user's access to the report first.
- * Errors: 404 (study or report), 400 (rad_user_ids), 409 (a stored image is missing).
+ * Errors: 404 (study or report), 400 (rad_user_ids), 409 (a stored image is missing), 422/503 (the
+ * render's budget, see renderReportFile).
  */
 export async function buildReportFile(
   db: TDbOrTx,
@@ -36,10 +69,5 @@ export async function buildReportFile(
 ): Promise<TReportFile> {
   const { format, ...documentRequest } = request;
   const { input, patientName } = await loadReportDocument(db, blobs, documentRequest);
-  const data = format === 'pdf' ? await renderReportPdf(input) : await renderReportDocx(input);
-  return {
-    data,
-    fileName: reportFileName(patientName, format),
-    mediaType: format === 'pdf' ? PDF_MEDIA_TYPE : DOCX_MEDIA_TYPE,
-  };
+  return renderReportFile(format, input, patientName);
 }

@@ -10,6 +10,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
+import { closeRendering, configureRendering } from '../../documents/render-pool.ts';
 import { AppError } from '../../http/app-error.ts';
 import { errorBody, errorHandler } from '../../http/error-handler.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
@@ -35,7 +36,11 @@ const ZFileResponses = {
     'The study has no assigned radiologist, or a stored image the document needs is missing',
   ),
   413: ZErrorBody.describe('html_content is too large'),
+  422: ZErrorBody.describe(
+    'DOCUMENT_TOO_COMPLEX: the document could not be rendered within its time or memory budget',
+  ),
   429: ZErrorBody.describe('Too many renders by this user'),
+  503: ZErrorBody.describe('RENDER_BUSY: too many documents are being rendered; try again shortly'),
 };
 
 const LETTERHEAD_NOTE =
@@ -73,6 +78,10 @@ function sendFile(reply: FastifyReply, file: TReportFile): FastifyReply {
 export const reportOutputRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps.database;
   const { blobs } = app.deps;
+  // Every render of the process (these routes, the report's stored PDF, shared reports) runs in the
+  // render pool's worker threads, with the budgets of the config (RENDER_*).
+  configureRendering(app.deps.config.rendering);
+  app.addHook('onClose', closeRendering);
   await app.register(
     rateLimit,
     userRateLimitOptions({

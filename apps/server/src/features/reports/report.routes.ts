@@ -16,7 +16,7 @@ import { loadScope } from '../../access/scope.ts';
 import { AppError } from '../../http/app-error.ts';
 import { errorBody, errorHandler } from '../../http/error-handler.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
-import { storeReportPdf } from '../report-output/report-pdf-store.ts';
+import { runWithReportPdf } from '../report-output/report-pdf-store.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
 import { addAddendum, createReport, finalizeReport, saveDraft, updateReport } from './report-commands.ts';
 import { reportImageRoutes } from './report-images.routes.ts';
@@ -182,17 +182,21 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       // Without html_content the stored content is finalized: first store what the editors typed.
       await app.reportDocuments.flush({ reportId: body.report_id });
       const final = body.status === 'FINAL';
-      // The PDF is rendered and stored in the same transaction: a failed render finalizes nothing.
-      const outcome = await db.transaction(async (tx) => {
-        const result = final ? await finalizeReport(tx, input) : await saveDraft(tx, input);
-        // The external report service hears of the final report durably (a job in this transaction).
-        if (final) await enqueueFinalReportWebhook(tx, app.deps.config, result.report.id);
-        const createdBy = scope.principal.userId;
-        return {
-          ...result,
-          report: await storeReportPdf(tx, blobs, { report: result.report, createdBy, final }),
-        };
-      });
+      // The PDF is stored in the same transaction: a failed render finalizes nothing. A long report is
+      // rendered before that transaction, never while it is open (runWithReportPdf).
+      const createdBy = scope.principal.userId;
+      const { result, report } = await runWithReportPdf(
+        db,
+        blobs,
+        async (tx) => {
+          const changed = final ? await finalizeReport(tx, input) : await saveDraft(tx, input);
+          // The external report service hears of the final report durably (a job in this transaction).
+          if (final) await enqueueFinalReportWebhook(tx, app.deps.config, changed.report.id);
+          return changed;
+        },
+        (changed) => ({ report: changed.report, createdBy, final }),
+      );
+      const outcome = { ...result, report };
       await publishReportOutcome(app, outcome);
       return presentReport(db, outcome.report, viewerOf(request));
     },
@@ -216,15 +220,13 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const scope = await scopeOf(request);
       assertActingAs(scope.principal, request.body.by_user_id);
-      const report = await db.transaction(async (tx) => {
-        const result = await addAddendum(tx, {
-          scope,
-          reportId: request.params.id,
-          html: request.body.content,
-        });
-        // A new current PDF with the addendum; the final original and its hash stay.
-        return storeReportPdf(tx, blobs, { report: result, createdBy: scope.principal.userId, final: false });
-      });
+      // A new current PDF with the addendum (the final original and its hash stay), stored with it.
+      const { report } = await runWithReportPdf(
+        db,
+        blobs,
+        (tx) => addAddendum(tx, { scope, reportId: request.params.id, html: request.body.content }),
+        (result) => ({ report: result, createdBy: scope.principal.userId, final: false }),
+      );
       return reply.status(201).send(await presentReport(db, report, viewerOf(request)));
     },
   );
