@@ -15,7 +15,7 @@ export type TPatientBlock = {
   modality: string;
   study: string;
   accessionNumber: string;
-  /** Study date-time in the facility's time zone, e.g. "21 Nov 2026, 14:05". */
+  /** Study date-time in the facility's time zone, saying which, e.g. "21 Nov 2026, 14:05 GMT+5:30". */
   studyDate: string;
   /** Date-time of the report (finalized, else last saved). */
   reportDate: string;
@@ -29,7 +29,7 @@ export type TSignatureBlock = {
   /** The radiologist's description / qualification lines (e.g. "MD Radiology, Reg. No. 1234"). */
   description: string | null;
   image: TDocumentImage | null;
-  /** "Electronically signed 21 Nov 2026, 14:05", or null when the report is not signed yet. */
+  /** "Electronically signed 21 Nov 2026, 14:05 GMT+5:30", or null when the report is not signed yet. */
   signedNote: string | null;
 };
 

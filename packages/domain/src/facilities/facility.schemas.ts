@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ZRecordStatus } from '../common/enums.ts';
 import { ZUuid } from '../common/uuid.ts';
+import { isValidTimeZone } from '../dates/date-ranges.ts';
 import { ZFacility } from '../users/user.schemas.ts';
 import { ZFormBoolean } from '../reports/report-output.schemas.ts';
 
@@ -18,19 +19,13 @@ export const ZFacilityDetails = ZFacility.extend({
 });
 export type TFacilityDetails = z.infer<typeof ZFacilityDetails>;
 
-const ZTimeZone = z
+/** An IANA time zone name that Intl knows (e.g. Asia/Kolkata, Europe/London, UTC). */
+export const ZTimeZone = z
   .string()
   .trim()
   .min(1)
   .max(64)
-  .refine((zone) => {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'must be an IANA time zone such as Asia/Kolkata');
+  .refine(isValidTimeZone, 'must be an IANA time zone such as Asia/Kolkata');
 
 const ZOptionalText = (max: number) => z.string().trim().max(max).nullable().optional();
 
@@ -46,7 +41,8 @@ export const ZCreateFacilityBody = z.object({
   address: ZOptionalText(500),
   phone: ZOptionalText(40),
   email: z.email().nullable().optional(),
-  time_zone: ZTimeZone.default('UTC'),
+  /** Omitted or null: the facility uses the organisation's time zone (and follows it when it changes). */
+  time_zone: ZTimeZone.nullable().optional(),
   parent_facility_fk: ZUuid.nullable().optional(),
 });
 export type TCreateFacilityBody = z.infer<typeof ZCreateFacilityBody>;
@@ -54,7 +50,6 @@ export type TCreateFacilityBody = z.infer<typeof ZCreateFacilityBody>;
 /** PUT /user/facility/{id}: the fields given change; status ACTIVE/INACTIVE (administrators only). */
 export const ZUpdateFacilityBody = ZCreateFacilityBody.partial().extend({
   status: ZRecordStatus.optional(),
-  time_zone: ZTimeZone.optional(),
 });
 export type TUpdateFacilityBody = z.infer<typeof ZUpdateFacilityBody>;
 
@@ -72,6 +67,8 @@ export type TDeleteLetterheadInput = z.infer<typeof ZDeleteLetterheadInput>;
 export const ZUpdateOrganisationBody = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   report_style: z.string().max(20_000).nullable().optional(),
+  /** The zone of every facility without its own. */
+  time_zone: ZTimeZone.optional(),
 });
 export type TUpdateOrganisationBody = z.infer<typeof ZUpdateOrganisationBody>;
 

@@ -109,7 +109,7 @@ export async function createFacility(
         address: body.address ?? null,
         phone: body.phone ?? null,
         email: body.email ?? null,
-        timeZone: body.time_zone,
+        timeZone: body.time_zone ?? null,
         parentFacilityId: body.parent_facility_fk ?? null,
       })
       .returning(),

@@ -43,6 +43,7 @@ async function presentOrganisation(
     name: organisation.name,
     status: organisation.status,
     report_style: organisation.reportStyle === null ? null : JSON.stringify(organisation.reportStyle),
+    time_zone: organisation.timeZone,
     all_facilities: rows.map(presentFacility),
     child_facility_ids: rows.filter((row) => row.parentFacilityId !== null).map((row) => row.id),
   };
@@ -81,7 +82,7 @@ export const organisationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['organisations'],
         security: [{ bearerAuth: [] }],
-        summary: "Change the organisation's name and report style (administrators)",
+        summary: "Change the organisation's name, report style and time zone (administrators)",
         description:
           'report_style is serialized JSON text of the report layout (fonts sizes, margins, header/footer heights, signature placement; every key optional, unknown keys refused). It is validated (400 naming the path, e.g. report_style.margins_mm.top) and stored with its defaults filled in; null clears it (documents use the defaults).',
         params: z.object({ id: ZUuid }),

@@ -38,6 +38,7 @@ export async function updateOrganisation(tx: TTx, scope: TScope, body: TUpdateOr
     .set({
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(reportStyle !== undefined ? { reportStyle } : {}),
+      ...(body.time_zone !== undefined ? { timeZone: body.time_zone } : {}),
     })
     .where(eq(organisations.id, scope.organisationId))
     .returning();

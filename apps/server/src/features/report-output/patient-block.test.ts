@@ -25,7 +25,10 @@ describe('patient block', () => {
   });
 
   it('formats dates in the zone and labels sex', () => {
-    expect(formatDateTime(at, 'Asia/Kolkata')).toBe('21 Nov 2026, 14:05');
+    expect(formatDateTime(at, 'Asia/Kolkata')).toBe('21 Nov 2026, 14:05 GMT+5:30');
+    expect(formatDateTime(at, 'Europe/London')).toBe('21 Nov 2026, 08:35 GMT');
+    expect(formatDateTime(new Date('2026-07-01T08:35:00Z'), 'Europe/London')).toBe('1 Jul 2026, 09:35 BST');
+    expect(formatDateTime(at, 'UTC')).toBe('21 Nov 2026, 08:35 UTC');
     expect(formatDateTime(null, 'UTC')).toBe('—');
     expect(safeTimeZone('Mars/Base')).toBe('UTC');
     expect(ageSexLabel('42 Y', 'f')).toBe('42 Y / F');

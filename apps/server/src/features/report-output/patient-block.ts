@@ -14,7 +14,10 @@ export function safeTimeZone(timeZone: string | null | undefined): string {
   }
 }
 
-/** "21 Nov 2026, 14:05" in the given zone; "—" without a date. */
+/**
+ * "21 Nov 2026, 14:05 GMT+5:30" in the given zone, saying which (the zone's short name, e.g. UTC,
+ * GMT, BST, or its offset where the name would be ambiguous, such as IST); "—" without a date.
+ */
 export function formatDateTime(at: Date | null, timeZone: string): string {
   if (!at) return DASH;
   return new Intl.DateTimeFormat('en-GB', {
@@ -25,6 +28,7 @@ export function formatDateTime(at: Date | null, timeZone: string): string {
     minute: '2-digit',
     hourCycle: 'h23',
     timeZone: safeTimeZone(timeZone),
+    timeZoneName: 'short',
   }).format(at);
 }
 

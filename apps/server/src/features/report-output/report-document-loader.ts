@@ -82,7 +82,13 @@ export async function loadReportDocument(
   request: TReportDocumentRequest,
 ): Promise<TLoadedReportDocument> {
   const [row] = await db
-    .select({ study: studies, report: reports, facility: facilities, reportStyle: organisations.reportStyle })
+    .select({
+      study: studies,
+      report: reports,
+      facility: facilities,
+      reportStyle: organisations.reportStyle,
+      organisationTimeZone: organisations.timeZone,
+    })
     .from(studies)
     .innerJoin(facilities, eq(facilities.id, studies.facilityId))
     .innerJoin(organisations, eq(organisations.id, studies.organisationId))
@@ -92,7 +98,8 @@ export async function loadReportDocument(
   if (!row) throw AppError.notFound('Worklist item');
   const { study, report, facility } = row;
   if (!report) throw AppError.notFound('Report');
-  const timeZone = safeTimeZone(facility.timeZone);
+  // The facility's own zone, else its organisation's (documents say which zone they print in).
+  const timeZone = safeTimeZone(facility.timeZone ?? row.organisationTimeZone);
   // Unsaved text is never the report of record: a preview is marked PRELIMINARY and signed by no one.
   const preview = request.htmlOverride !== undefined;
   const final = report.status === 'COMPLETED' && !preview;

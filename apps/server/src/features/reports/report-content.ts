@@ -8,6 +8,7 @@ import { facilities, reports, reportVersions, studies, users } from '../../db/sc
 import type { DomainEvents } from '../../events/domain-events.ts';
 import { reportHtmlToText, sanitizeReportHtml } from '../../html/sanitize-report-html.ts';
 import { AppError } from '../../http/app-error.ts';
+import { facilityTimeZoneSql } from '../facilities/facility-time-zone.ts';
 
 /** Study statuses in which a report's content may change (DESIGN.md §7). */
 export const REPORT_WRITABLE_STUDY_STATUSES: readonly TStudyStatus[] = ['ASSIGNED', 'DRAFTED', 'IN_REVIEW'];
@@ -67,7 +68,7 @@ export async function writeReportContent(
   input: TWriteReportContentInput,
 ): Promise<TWrittenReportContent> {
   const [row] = await tx
-    .select({ report: reports, studyStatus: studies.status, timeZone: facilities.timeZone })
+    .select({ report: reports, studyStatus: studies.status, timeZone: facilityTimeZoneSql })
     .from(reports)
     .innerJoin(studies, eq(studies.id, reports.studyId))
     .innerJoin(facilities, eq(facilities.id, studies.facilityId))
