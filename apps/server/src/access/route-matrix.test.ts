@@ -31,7 +31,8 @@ let server: TTestServer;
 let routes: TRoute[];
 let fixtures: Record<string, Record<string, string>>;
 let bodies: Record<string, unknown> = {};
-const outsiderTokens = new Map<TRole, string>();
+/** Each role's outsider (a user of organisation B): their token and id. */
+const outsiders = new Map<TRole, { token: string; userId: string }>();
 
 async function signIn(email: string): Promise<string> {
   const response = await server.request('POST', '/api/v1/auth/sign-in', {
@@ -39,6 +40,14 @@ async function signIn(email: string): Promise<string> {
   });
   expect(response.status, response.text).toBe(200);
   return (response.json as { id_token: string }).id_token;
+}
+
+/**
+ * A body naming the caller as who acts (by_user_id), so the answer comes from the scope: naming
+ * anyone else is refused (403) before any record is loaded (access/acting-as.ts).
+ */
+function asCaller(body: unknown, userId: string): unknown {
+  return body && typeof body === 'object' && 'by_user_id' in body ? { ...body, by_user_id: userId } : body;
 }
 
 function fill(path: string, values: Record<string, string>): string {
@@ -111,7 +120,7 @@ beforeAll(async () => {
       organisationId: facilityB.organisationId,
       facilities: role === 'ADMIN' || role === 'REFERRING_PHYSICIAN' ? [] : [facilityB],
     });
-    outsiderTokens.set(role, await signIn(user.email));
+    outsiders.set(role, { token: await signIn(user.email), userId: user.id });
   }
   // Worklist records of organisation A (issue 4): a study, its patient, a tag on it.
   const studyA = await buildStudy(db, { facility: facilityA, status: 'TO_READ' });
@@ -267,10 +276,11 @@ describe('route × role matrix', () => {
   it('answers 404 to every role of another organisation and changes nothing', async () => {
     const before = await snapshot();
     for (const route of routes.filter((r) => r.secured && r.path.includes('{'))) {
-      for (const [role, token] of outsiderTokens) {
+      for (const [role, { token, userId }] of outsiders) {
+        const body = asCaller(bodies[`${route.method} ${route.path}`] ?? {}, userId);
         const response = await server.request(route.method, fill(route.path, fixtures[route.path] ?? {}), {
           token,
-          ...(route.method === 'GET' ? {} : { body: bodies[`${route.method} ${route.path}`] ?? {} }),
+          ...(route.method === 'GET' ? {} : { body }),
         });
         expect(response.status, `${role} ${route.method} ${route.path}`).toBe(404);
       }
@@ -287,12 +297,32 @@ describe('route × role matrix', () => {
     }
     const before = await snapshot();
     for (const route of bodyAddressed) {
-      for (const [role, token] of outsiderTokens) {
+      for (const [role, { token, userId }] of outsiders) {
         const response = await server.request(route.method, route.path, {
           token,
-          ...(route.body === undefined ? {} : { body: route.body }),
+          ...(route.body === undefined ? {} : { body: asCaller(route.body, userId) }),
         });
         expect(response.status, `${role} ${route.method} ${route.path}: ${response.text}`).toBe(404);
+      }
+    }
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('refuses a by_user_id naming someone else with 403 before loading anything', async () => {
+    const naming = [
+      ...Object.entries(bodies).map(([route, body]) => {
+        const [method = '', path = ''] = route.split(' ');
+        return { method, path: fill(path, fixtures[path] ?? {}), body };
+      }),
+      ...bodyAddressed,
+    ].filter((route) => route.body && typeof route.body === 'object' && 'by_user_id' in route.body);
+    expect(naming.length).toBeGreaterThan(0);
+    const before = await snapshot();
+    for (const route of naming) {
+      for (const [role, { token }] of outsiders) {
+        // by_user_id names organisation A's user: refused whatever the record, so never a 404.
+        const response = await server.request(route.method, route.path, { token, body: route.body });
+        expect(response.status, `${role} ${route.method} ${route.path}: ${response.text}`).toBe(403);
       }
     }
     expect(await snapshot()).toBe(before);
