@@ -31,10 +31,7 @@ function principalOf(user: TUser, userType: TPrincipal['userType'] = null): TPri
 
 async function visibleIds(user: TUser): Promise<string[]> {
   const scope = await loadScope(database.db, principalOf(user));
-  const rows = await database.db
-    .select({ id: t.studies.id })
-    .from(t.studies)
-    .where(visibleStudies(scope));
+  const rows = await database.db.select({ id: t.studies.id }).from(t.studies).where(visibleStudies(scope));
   return rows.map((row) => row.id).sort();
 }
 

@@ -3,7 +3,12 @@
 // connection's principal against the user's state as it stands now (currentPrincipal).
 import type { FastifyBaseLogger } from 'fastify';
 import type { TPrincipal } from '../auth/principal.ts';
-import { EVERY_USER, onLocalRevocation, REVOCATION_CHANNEL, type TUserTokenState } from '../auth/revocation.ts';
+import {
+  EVERY_USER,
+  onLocalRevocation,
+  REVOCATION_CHANNEL,
+  type TUserTokenState,
+} from '../auth/revocation.ts';
 import type { TDatabase } from '../db/client.ts';
 import { listenToChannel } from '../db/pg-channel-listener.ts';
 

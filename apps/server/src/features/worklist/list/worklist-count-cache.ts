@@ -19,7 +19,7 @@
  *
  * Bounded: at most `maxEntries` entries (least recently used dropped first), each at most `maxAgeMs`
  * old (a safety net, not a correctness device). Callers never cache what depends on data no study
- * change announces (see worklist-list.routes.ts: searches and referring physicians are not cached).
+ * change announces (see worklist-cache-keys.ts: searches and referring physicians are not cached).
  */
 
 /** The date window a count covers: created_at ≥ from, and ≤ / < to; null = open. */
