@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ZUuid } from '../common/uuid.ts';
+import { ZPatientSex } from '../orders/order.schemas.ts';
+import { ZReviewTransition } from '../reports/report.schemas.ts';
 import { MAX_PAGE_LIMIT, ZPagination } from '../api/pagination.ts';
 import { DEFAULT_DATE_RANGE_TYPE, ZDateRangeType } from '../dates/date-ranges.ts';
 import { ZModality } from '../studies/modalities.ts';
@@ -113,3 +115,83 @@ export const ZWorklistStatusCounts = z.object({
   groups: z.record(z.enum(STATUS_GROUPS), z.number().int()),
 });
 export type TWorklistStatusCounts = z.infer<typeof ZWorklistStatusCounts>;
+
+/** One entry of GET /worklist/statuses/{worklist_id}: from, to, who, when. */
+export const ZStatusHistoryEntry = z.object({
+  id: ZUuid,
+  from_status: ZStudyStatus.nullable(),
+  to_status: ZStudyStatus,
+  /** Who made the change; null when the system did (PACS import, a job). */
+  by_user_fk: ZUuid.nullable(),
+  by_user_display_name: z.string().nullable(),
+  comment: z.string().nullable(),
+  created_at: z.iso.datetime({ offset: true }),
+});
+export type TStatusHistoryEntry = z.infer<typeof ZStatusHistoryEntry>;
+
+/** GET /worklist/statuses/{worklist_id}: the study's status changes, oldest first. */
+export const ZStatusHistory = z.object({ worklist_id: ZUuid, history: z.array(ZStatusHistoryEntry) });
+export type TStatusHistory = z.infer<typeof ZStatusHistory>;
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+/** PUT /worklist/{id}. Every field is optional; each one needs its own permission (worklist.policy). */
+export const ZUpdateWorklistBody = z.object({
+  patient_name: text(200).optional(),
+  patient_id: text(64).optional(),
+  patient_sex: ZPatientSex.nullable().optional(),
+  patient_birth_date: z.iso.date().nullable().optional(),
+  modality: text(32).optional(),
+  study: z.string().trim().max(200).nullable().optional(),
+  body_part: z.string().trim().max(100).nullable().optional(),
+  clinical_history: z.string().trim().max(10_000).nullable().optional(),
+  referring_physician_fk: ZUuid.nullable().optional(),
+  referring_physician_name: z.string().trim().max(200).nullable().optional(),
+  priority_tag: ZPriorityTag.nullable().optional(),
+  collaboration_enabled: z.boolean().optional(),
+  /** Review hand-off (ZReviewTransition): IN_REVIEW submits a draft, DRAFTED returns it from review. */
+  status: ZReviewTransition.shape.status.optional(),
+  /** Recorded with the status change in the history (and sent with the notification). */
+  comment: ZReviewTransition.shape.comment,
+  by_user_id: ZUuid.optional(),
+});
+export type TUpdateWorklistBody = z.infer<typeof ZUpdateWorklistBody>;
+
+/** DELETE /worklist/{id}: who acts (the caller, or absent). */
+export const ZByUser = z.object({ by_user_id: ZUuid.optional() });
+export type TByUser = z.infer<typeof ZByUser>;
+
+const ZWorklistIds = z
+  .array(ZUuid)
+  .min(1, 'worklist_ids must name at least one worklist item')
+  .max(500)
+  .transform((ids) => [...new Set(ids)]);
+
+/** PUT /worklist/assign/radiologist. */
+export const ZAssignRadiologistBody = z.object({
+  worklist_ids: ZWorklistIds,
+  last_assigned_user_fk: ZUuid,
+  by_user_id: ZUuid.optional(),
+});
+export type TAssignRadiologistBody = z.input<typeof ZAssignRadiologistBody>;
+
+/** PUT /worklist/unassign/radiologist and /worklist/unassign/priority-tag. */
+export const ZBulkBody = z.object({ worklist_ids: ZWorklistIds, by_user_id: ZUuid.optional() });
+export type TBulkBody = z.input<typeof ZBulkBody>;
+
+/** PUT /worklist/assign/priority-tag. */
+export const ZAssignPriorityBody = ZBulkBody.extend({ priority_tag: ZPriorityTag });
+export type TAssignPriorityBody = z.input<typeof ZAssignPriorityBody>;
+
+/** An item a bulk action left unchanged, and why (written for the person who asked). */
+export const ZSkipped = z.object({ id: ZUuid, reason: z.string() });
+export type TSkipped = z.infer<typeof ZSkipped>;
+
+/** What every bulk action answers. */
+export const ZBulkResult = z.object({
+  /** The items changed, as they are now. */
+  updated_worklists: z.array(ZWorklistItem),
+  /** Items the caller may see but that were left unchanged, with the reason. */
+  skipped: z.array(ZSkipped),
+});
+export type TBulkResult = z.infer<typeof ZBulkResult>;

@@ -1,4 +1,4 @@
-import { ZCreateMacroBody, ZMacro, ZMacroList, ZUpdateMacroBody, ZUuid } from '@ris/domain';
+import { ZDeletedResponse, ZCreateMacroBody, ZMacro, ZMacroList, ZUpdateMacroBody, ZUuid } from '@ris/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
@@ -81,7 +81,7 @@ export const macroRoutes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary: 'Delete a macro',
         params: z.object({ id: ZUuid }),
-        response: { 200: z.object({ id: ZUuid, deleted: z.literal(true) }), ...ZErrorResponses },
+        response: { 200: ZDeletedResponse, ...ZErrorResponses },
       },
     },
     async (request) => {

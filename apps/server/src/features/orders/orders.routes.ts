@@ -1,4 +1,4 @@
-import { ZWorklistItem } from '@ris/domain';
+import { ZActivateFields, ZCreateOrderFields, ZDuplicateFields, ZWorklistItem } from '@ris/domain';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
@@ -12,11 +12,6 @@ import { createOrder, ORDER_FORM_LIMITS } from './commands/create-order.ts';
 import { parseFields, readForm, registerMultipart } from '../../http/multipart.ts';
 import { checkUploads } from '../../http/upload-checks.ts';
 import { presentAndPublish } from '../worklist/commands/publish.ts';
-import {
-  ZActivateFields,
-  ZCreateOrderFields,
-  ZDuplicateFields,
-} from '../worklist/commands/worklist-requests.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['worklist'];

@@ -1,4 +1,12 @@
-import { paginate, paginatedSchema, ZPaginationQuery, ZRepeatedParam, ZUuid } from '@ris/domain';
+import {
+  paginate,
+  ZPatchPatientBody,
+  ZPatient,
+  ZPatientList,
+  ZPatientsQuery,
+  ZUuid,
+  type TPatient,
+} from '@ris/domain';
 import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,7 +16,6 @@ import { patients } from '../../db/schema/index.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { presentAndPublish } from '../worklist/commands/publish.ts';
-import { ZPatientSex } from '../worklist/commands/worklist-requests.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
 import { canWorklist } from '../worklist/worklist.policy.ts';
 import { updatePatient, type TPatientRow } from './update-patient.ts';
@@ -17,37 +24,7 @@ import { containsFolded, folded } from '../../db/text-search.ts';
 const security = [{ bearerAuth: [] }];
 const tags = ['patients'];
 
-export const ZPatient = z.object({
-  id: ZUuid,
-  facility_fk: ZUuid,
-  /** The MRN. */
-  patient_id: z.string(),
-  name: z.string(),
-  sex: z.string().nullable(),
-  birth_date: z.string().nullable(),
-  phone: z.string().nullable(),
-  email: z.string().nullable(),
-  created_at: z.iso.datetime({ offset: true }),
-  updated_at: z.iso.datetime({ offset: true }),
-});
-
-const ZPatientsQuery = ZPaginationQuery.extend({
-  /** Substring of name or patient id; case- and accent-insensitive. */
-  search: z.string().trim().max(100).optional(),
-  facility_fks: ZRepeatedParam(ZUuid),
-});
-
-const ZPatchPatientBody = z.object({
-  name: z.string().trim().min(1).max(200).optional(),
-  patient_id: z.string().trim().min(1).max(64).optional(),
-  sex: ZPatientSex.nullable().optional(),
-  birth_date: z.iso.date().nullable().optional(),
-  phone: z.string().trim().max(40).nullable().optional(),
-  email: z.email().max(254).nullable().optional(),
-  by_user_id: ZUuid.optional(),
-});
-
-function presentPatient(row: TPatientRow): z.infer<typeof ZPatient> {
+function presentPatient(row: TPatientRow): TPatient {
   return {
     id: row.id,
     facility_fk: row.facilityId,
@@ -80,7 +57,7 @@ export const patientRoutes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary: 'Patients of the caller’s facilities, searched and paginated',
         querystring: ZPatientsQuery,
-        response: { 200: paginatedSchema(ZPatient), ...ZErrorResponses },
+        response: { 200: ZPatientList, ...ZErrorResponses },
       },
     },
     async (request) => {

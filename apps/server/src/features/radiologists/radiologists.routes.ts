@@ -1,7 +1,6 @@
-import { ZRadiologistUserType, ZRepeatedParam, ZUuid } from '@ris/domain';
+import { ZActiveRadiologistList, ZActiveRadiologistsQuery } from '@ris/domain';
 import { and, asc, eq, exists, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
 import { radiologistDetails, userFacilities, users } from '../../db/schema/index.ts';
@@ -11,25 +10,6 @@ import { containsFolded, folded } from '../../db/text-search.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['radiologists'];
-
-export const ZActiveRadiologist = z.object({
-  id: ZUuid,
-  display_name: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-  email: z.string(),
-  user_type: ZRadiologistUserType,
-  /** The radiologist's facilities among those the caller works in. */
-  facility_fks: z.array(ZUuid),
-});
-
-const ZActiveQuery = z.object({
-  /** Must be the caller's organisation when given. */
-  organisation_id: ZUuid.optional(),
-  search: z.string().trim().max(100).optional(),
-  /** Only radiologists working for one of these (repeated key); default: the caller's facilities. */
-  facility_ids: ZRepeatedParam(ZUuid),
-});
 
 /**
  * GET /radiologist/active: the assignment picker. Active RADIOLOGIST users of the caller's
@@ -46,8 +26,8 @@ export const radiologistRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'Active radiologists for the assignment picker',
-        querystring: ZActiveQuery,
-        response: { 200: z.array(ZActiveRadiologist), ...ZErrorResponses },
+        querystring: ZActiveRadiologistsQuery,
+        response: { 200: ZActiveRadiologistList, ...ZErrorResponses },
       },
     },
     async (request) => {

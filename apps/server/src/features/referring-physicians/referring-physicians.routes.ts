@@ -1,8 +1,14 @@
-import { ZRecordStatus, ZUuid } from '@ris/domain';
+import {
+  ZCreateReferringPhysicianBody,
+  ZErrorWithDetail,
+  ZReferringPhysician,
+  ZReferringPhysicianList,
+  ZReferringPhysicianListQuery,
+  type TReferringPhysician,
+} from '@ris/domain';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { and, asc, eq } from 'drizzle-orm';
-import { z } from 'zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
 import { referringPhysicians } from '../../db/schema/index.ts';
@@ -14,28 +20,7 @@ import { canWorklist } from '../worklist/worklist.policy.ts';
 const security = [{ bearerAuth: [] }];
 const tags = ['referring-physicians'];
 
-export const ZReferringPhysician = z.object({
-  id: ZUuid,
-  organisation_fk: ZUuid,
-  user_fk: ZUuid.nullable(),
-  name: z.string(),
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
-  registration_number: z.string().nullable(),
-  status: ZRecordStatus,
-  created_at: z.iso.datetime({ offset: true }),
-});
-
-const ZCreateBody = z.object({
-  name: z.string().trim().min(1).max(200),
-  email: z.email().max(254).optional(),
-  phone: z.string().trim().min(3).max(40).optional(),
-  registration_number: z.string().trim().min(1).max(64).optional(),
-});
-
-function presentReferringPhysician(
-  row: typeof referringPhysicians.$inferSelect,
-): z.infer<typeof ZReferringPhysician> {
+function presentReferringPhysician(row: typeof referringPhysicians.$inferSelect): TReferringPhysician {
   return {
     id: row.id,
     organisation_fk: row.organisationId,
@@ -48,12 +33,6 @@ function presentReferringPhysician(
     created_at: row.createdAt.toISOString(),
   };
 }
-
-/** The standard error body plus `detail` (the message), which this route's client reads. */
-const ZErrorWithDetail = z.object({
-  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
-  detail: z.string(),
-});
 
 /** Runs the app's error handler, then copies the message to a top-level `detail`. */
 function errorHandlerWithDetail(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
@@ -82,12 +61,9 @@ export const referringPhysicianRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: "The organisation's active referring physicians, for the order dialog's picker",
-        querystring: z.object({
-          search: z.string().trim().max(200).optional(),
-          limit: z.coerce.number().int().min(1).max(50).default(20),
-        }),
+        querystring: ZReferringPhysicianListQuery,
         response: {
-          200: z.object({ items: z.array(ZReferringPhysician) }),
+          200: ZReferringPhysicianList,
           400: ZErrorWithDetail,
           401: ZErrorWithDetail,
           403: ZErrorWithDetail,
@@ -123,7 +99,7 @@ export const referringPhysicianRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'Create a referring physician (errors also carry `detail`)',
-        body: ZCreateBody,
+        body: ZCreateReferringPhysicianBody,
         response: {
           201: ZReferringPhysician,
           400: ZErrorWithDetail,

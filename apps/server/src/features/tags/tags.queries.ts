@@ -1,15 +1,14 @@
 import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { z } from 'zod';
+import type { TTag, TWorklistTag } from '@ris/domain';
 import type { TScope } from '../../access/scope.ts';
 import { visibleStudies } from '../../access/studies-scope.ts';
 import type { TDbOrTx } from '../../db/client.ts';
 import { studies, tags, worklistTags } from '../../db/schema/index.ts';
-import type { ZTag, ZWorklistTag } from './tags.schemas.ts';
 import { containsFolded, folded } from '../../db/text-search.ts';
 
 type TTagRow = typeof tags.$inferSelect;
 
-export function presentTag(row: TTagRow): z.infer<typeof ZTag> {
+export function presentTag(row: TTagRow): TTag {
   return {
     id: row.id,
     name: row.name,
@@ -50,11 +49,7 @@ export async function listTags(
 }
 
 /** Worklist tags a user put on studies the caller may see, newest first. */
-export async function listWorklistTags(
-  db: TDbOrTx,
-  scope: TScope,
-  userId: string,
-): Promise<z.infer<typeof ZWorklistTag>[]> {
+export async function listWorklistTags(db: TDbOrTx, scope: TScope, userId: string): Promise<TWorklistTag[]> {
   const rows = await db
     .select({ worklistTag: worklistTags, tag: tags })
     .from(worklistTags)

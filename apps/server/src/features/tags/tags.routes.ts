@@ -1,4 +1,13 @@
-import { ZUuid } from '@ris/domain';
+import {
+  ZDeletedResponse,
+  ZCreateTagBody,
+  ZTag,
+  ZTagList,
+  ZTagListQuery,
+  ZTagStudiesBody,
+  ZUuid,
+  ZWorklistTagList,
+} from '@ris/domain';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,14 +21,6 @@ import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
 import { canTag } from './tags.policy.ts';
 import { listTags, listWorklistTags, presentTag, usableTags } from './tags.queries.ts';
-import {
-  ZCreateTagBody,
-  ZTag,
-  ZTagList,
-  ZTagListQuery,
-  ZTagStudiesBody,
-  ZWorklistTagList,
-} from './tags.schemas.ts';
 
 const security = [{ bearerAuth: [] }];
 const routeTags = ['tags'];
@@ -211,7 +212,7 @@ export const tagRoutes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary: 'Remove a tag from a worklist item',
         params: z.object({ id: ZUuid }),
-        response: { 200: z.object({ id: ZUuid, deleted: z.literal(true) }), ...ZErrorResponses },
+        response: { 200: ZDeletedResponse, ...ZErrorResponses },
       },
     },
     async (request) => {

@@ -1,4 +1,11 @@
-import { ZSaveTemplateBody, ZTemplate, ZTemplateListQuery, ZTemplateListResponse, ZUuid } from '@ris/domain';
+import {
+  ZDeletedResponse,
+  ZSaveTemplateBody,
+  ZTemplate,
+  ZTemplateListQuery,
+  ZTemplateListResponse,
+  ZUuid,
+} from '@ris/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
@@ -93,7 +100,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary: 'Delete a template (owner or admin; organisation templates: admin; default: never)',
         params: z.object({ id: ZUuid }),
-        response: { 200: z.object({ id: ZUuid, deleted: z.literal(true) }), ...ZErrorResponses },
+        response: { 200: ZDeletedResponse, ...ZErrorResponses },
       },
     },
     async (request) => {

@@ -1,4 +1,4 @@
-import { ZUuid, ZWorklistItem } from '@ris/domain';
+import { ZByUser, ZStatusHistory, ZUpdateWorklistBody, ZUuid, ZWorklistItem } from '@ris/domain';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,9 +10,8 @@ import { emitNotifications } from '../notifications/create-notifications.ts';
 import { publishReportStatus } from '../reports/report-publish.ts';
 import { bulkRoutes } from './commands/bulk.routes.ts';
 import { presentAndPublish } from './commands/publish.ts';
-import { statusHistory, ZStatusHistory } from './commands/status-history.ts';
+import { statusHistory } from './commands/status-history.ts';
 import { deleteStudy, updateStudy } from './commands/update-study.ts';
-import { ZByUser, ZUpdateWorklistBody } from './commands/worklist-requests.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
 import { presentWorklistRows, requireVisibleItem } from './worklist.queries.ts';
 

@@ -10,7 +10,7 @@ import { findVisibleStudy } from '../../worklist/worklist.queries.ts';
 import { attachDocuments, generateDicomUid } from './create-order.ts';
 import type { TUpload } from '../../../http/multipart.ts';
 import { applyTransition, recordCreation } from '../../worklist/commands/study-status.ts';
-import type { TActivateFields } from '../../worklist/commands/worklist-requests.ts';
+import type { TActivateFields } from '@ris/domain';
 
 /** The visible study, locked, or 404 naming worklist_id. */
 async function loadLocked(tx: TTx, scope: TScope, id: string) {

@@ -10,7 +10,7 @@ import { AppError } from '../../../http/app-error.ts';
 import type { TFormLimits, TUpload } from '../../../http/multipart.ts';
 import { requireReferringPhysician } from '../../referring-physicians/referring-physicians.queries.ts';
 import { recordCreation } from '../../worklist/commands/study-status.ts';
-import type { TCreateOrderFields } from '../../worklist/commands/worklist-requests.ts';
+import type { TCreateOrderFields } from '@ris/domain';
 
 /** A new DICOM UID under the UUID root: '2.25.' + the UUID read as one unsigned integer. */
 export function generateDicomUid(): string {

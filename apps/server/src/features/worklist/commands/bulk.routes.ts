@@ -1,7 +1,6 @@
-import { ZWorklistItem } from '@ris/domain';
+import { ZAssignPriorityBody, ZAssignRadiologistBody, ZBulkBody, ZBulkResult } from '@ris/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { requirePrincipal } from '../../../access/require-principal.ts';
 import { loadScope, type TScope } from '../../../access/scope.ts';
 import type { TTx } from '../../../db/client.ts';
@@ -12,17 +11,9 @@ import { assignRadiologist, unassignRadiologist } from './assign-radiologist.ts'
 import type { TBulkResult } from './bulk.ts';
 import { setPriorityTag } from './priority-tags.ts';
 import { presentAndPublish } from './publish.ts';
-import { ZAssignPriorityBody, ZAssignRadiologistBody, ZBulkBody, ZSkipped } from './worklist-requests.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['worklist'];
-
-const ZBulkResponse = z.object({
-  /** The items changed, as they are now. */
-  updated_worklists: z.array(ZWorklistItem),
-  /** Items the caller may see but that were left unchanged, with the reason. */
-  skipped: z.array(ZSkipped),
-});
 
 const BULK_NOTE =
   'Applies to the items the caller may change, in one transaction, and reports the others in `skipped`. Empty worklist_ids → 400; ids the caller cannot see → 404 naming them, nothing changes.';
@@ -51,7 +42,7 @@ export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Assign a radiologist to items',
         description: `The radiologist must be active, a RADIOLOGIST of the organisation and work for each item's facility. ${BULK_NOTE}`,
         body: ZAssignRadiologistBody,
-        response: { 200: ZBulkResponse, ...ZErrorResponses },
+        response: { 200: ZBulkResult, ...ZErrorResponses },
       },
     },
     async (request) => {
@@ -78,7 +69,7 @@ export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Unassign the radiologist of items (back to TO_READ while no report content exists)',
         description: BULK_NOTE,
         body: ZBulkBody,
-        response: { 200: ZBulkResponse, ...ZErrorResponses },
+        response: { 200: ZBulkResult, ...ZErrorResponses },
       },
     },
     async (request) =>
@@ -96,7 +87,7 @@ export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Set the priority tag of items',
         description: BULK_NOTE,
         body: ZAssignPriorityBody,
-        response: { 200: ZBulkResponse, ...ZErrorResponses },
+        response: { 200: ZBulkResult, ...ZErrorResponses },
       },
     },
     async (request) =>
@@ -118,7 +109,7 @@ export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Clear the priority tag of items',
         description: BULK_NOTE,
         body: ZBulkBody,
-        response: { 200: ZBulkResponse, ...ZErrorResponses },
+        response: { 200: ZBulkResult, ...ZErrorResponses },
       },
     },
     async (request) =>

@@ -1,4 +1,4 @@
-import { modalityGroupOf } from '@ris/domain';
+import { modalityGroupOf, type TUpdateWorklistBody } from '@ris/domain';
 import { eq } from 'drizzle-orm';
 import type { TScope } from '../../../access/scope.ts';
 import type { TTx } from '../../../db/client.ts';
@@ -11,7 +11,6 @@ import { requireVisibleItem } from '../worklist.queries.ts';
 import { requireReferringPhysician } from '../../referring-physicians/referring-physicians.queries.ts';
 import type { TCreatedNotification } from '../../notifications/create-notifications.ts';
 import { applyTransition } from './study-status.ts';
-import type { TUpdateWorklistBody } from './worklist-requests.ts';
 
 /** Which permission each field of PUT /worklist/{id} needs. */
 const FIELD_ACTIONS = {

@@ -1,5 +1,7 @@
-import { ZRepeatedParam, ZTemplateScope, ZUuid } from '@ris/domain';
 import { z } from 'zod';
+import { ZTemplateScope } from '../common/enums.ts';
+import { ZUuid } from '../common/uuid.ts';
+import { ZRepeatedParam } from '../worklist/worklist.schemas.ts';
 
 /** A tag as the API sends it; `type` is its scope (DEFAULT, ORGANISATION or USER). */
 export const ZTag = z.object({
@@ -11,7 +13,9 @@ export const ZTag = z.object({
   by_user_fk: ZUuid.nullable(),
   created_at: z.iso.datetime({ offset: true }),
 });
+export type TTag = z.infer<typeof ZTag>;
 
+/** GET /worklist/tag/all query. */
 export const ZTagListQuery = z.object({
   search: z.string().trim().max(100).optional(),
   /** Whose USER tags to include (default: the caller; another user's: admins only). */
@@ -21,10 +25,13 @@ export const ZTagListQuery = z.object({
   /** Which kinds to list (repeated key); default all. */
   types: ZRepeatedParam(ZTemplateScope),
 });
+export type TTagListQuery = z.infer<typeof ZTagListQuery>;
 
 /** GET /worklist/tag/all: the organisation's and the user's tags, and the product's default tags. */
 export const ZTagList = z.object({ tags: z.array(ZTag), default_tags: z.array(ZTag) });
+export type TTagList = z.infer<typeof ZTagList>;
 
+/** POST /worklist/tag. */
 export const ZCreateTagBody = z.object({
   name: z.string().trim().min(1).max(60),
   /** USER (default) or ORGANISATION. */
@@ -35,7 +42,9 @@ export const ZCreateTagBody = z.object({
     .optional(),
   by_user_fk: ZUuid.optional(),
 });
+export type TCreateTagBody = z.infer<typeof ZCreateTagBody>;
 
+/** A tag on one worklist item (its id is the one DELETE /worklist/worklist-tag/{id} takes). */
 export const ZWorklistTag = z.object({
   id: ZUuid,
   worklist_id: ZUuid,
@@ -43,10 +52,16 @@ export const ZWorklistTag = z.object({
   user_fk: ZUuid,
   created_at: z.iso.datetime({ offset: true }),
 });
-export const ZWorklistTagList = z.object({ items: z.array(ZWorklistTag) });
+export type TWorklistTag = z.infer<typeof ZWorklistTag>;
 
+/** GET /worklist/worklist-tags/{user_id}. */
+export const ZWorklistTagList = z.object({ items: z.array(ZWorklistTag) });
+export type TWorklistTagList = z.infer<typeof ZWorklistTagList>;
+
+/** POST /worklist/worklist-tag/many. */
 export const ZTagStudiesBody = z.object({
   worklist_ids: z.array(ZUuid).min(1, 'worklist_ids must name at least one worklist item').max(500),
   tag_ids: z.array(ZUuid).min(1, 'tag_ids must name at least one tag').max(50),
   by_user_id: ZUuid.optional(),
 });
+export type TTagStudiesBody = z.infer<typeof ZTagStudiesBody>;
