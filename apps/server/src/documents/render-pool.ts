@@ -7,6 +7,7 @@
 // outgrows its heap limit dies (MEMORY). Either way the pool starts a fresh worker for the next one.
 // Workers start on first use (not at server start), run at a lower CPU priority than the main thread
 // and stop after a minute idle.
+import { EventEmitter } from 'node:events';
 import { Piscina } from 'piscina';
 import type { TReportDocumentInput } from './report-document.ts';
 import { DEFAULT_RENDER_SETTINGS, type TRenderSettings } from './render-settings.ts';
@@ -45,13 +46,17 @@ function isOutOfMemory(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY';
 }
 
-export class RenderPool {
+/** 'start': a render got its thread (tests and the bench wait for it instead of sleeping). */
+type TRenderPoolEvents = { start: [format: TRenderFormat] };
+
+export class RenderPool extends EventEmitter<TRenderPoolEvents> {
   readonly settings: TRenderSettings;
   #pool: Piscina<TRenderTask, Uint8Array> | null = null;
   #running = 0;
   readonly #waiting: Array<() => void> = [];
 
   constructor(settings: TRenderSettings) {
+    super();
     this.settings = settings;
   }
 
@@ -60,6 +65,7 @@ export class RenderPool {
     await this.#acquire();
     const signal = AbortSignal.timeout(this.settings.timeoutMs);
     try {
+      this.emit('start', format);
       const bytes = await this.#piscina().run({ format, input }, { signal });
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     } catch (error) {
