@@ -6,6 +6,30 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
+/**
+ * One no-restricted-imports rule per layer: a file under `files` may not import a module in a folder
+ * named in `above` (by a relative path through that folder). Test files are left out.
+ */
+function layerRules(layers) {
+  return layers.map(({ files, above }) => ({
+    files,
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `(^|/)(${above.join('|')})/`,
+              message: `This layer may not import ${above.join(', ')}: imports run down the layers (docs/architecture.md).`,
+            },
+          ],
+        },
+      ],
+    },
+  }));
+}
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/data/**', 'apps/server/drizzle/**'] },
   js.configs.recommended,
@@ -36,6 +60,44 @@ export default tseslint.config(
       '**/*.config.ts',
     ],
     rules: { 'no-console': 'off' },
+  },
+  // Layers: an import never runs back up (docs/architecture.md). Server, lowest first: infrastructure
+  // (http, db, files, html, events, jobs, integrations, documents, config.ts) → auth → access →
+  // features → the two doors (realtime, collaboration) → app.ts. Tests may cross layers.
+  ...layerRules([
+    {
+      files: [
+        'apps/server/src/{http,db,files,html,events,jobs,integrations,documents}/**/*.ts',
+        'apps/server/src/config.ts',
+      ],
+      above: ['auth', 'access', 'features', 'realtime', 'collaboration'],
+    },
+    { files: ['apps/server/src/auth/**/*.ts'], above: ['access', 'features', 'realtime', 'collaboration'] },
+    { files: ['apps/server/src/access/**/*.ts'], above: ['features', 'realtime', 'collaboration'] },
+    { files: ['apps/server/src/features/**/*.ts'], above: ['realtime', 'collaboration'] },
+    // The two doors share what they need through the layers below, never through each other.
+    { files: ['apps/server/src/realtime/**/*.ts'], above: ['collaboration'] },
+    { files: ['apps/server/src/collaboration/**/*.ts'], above: ['realtime'] },
+    // The web app: shared parts (components, the API client, stores) import no feature.
+    { files: ['apps/web/src/{components,api,stores}/**/*.{ts,tsx}'], above: ['features'] },
+  ]),
+  {
+    // Shared packages import neither app.
+    files: ['packages/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@ris/(server|web)(/|$)|(^|/)apps/',
+              message: 'packages/ are shared by the server and the web app: they import neither.',
+            },
+          ],
+        },
+      ],
+    },
   },
   prettier,
 );
