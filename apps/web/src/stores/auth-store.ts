@@ -1,5 +1,11 @@
 import { createStore, useStore } from 'zustand';
-import type { TFacility, TUser, TUserDetails } from '@ris/domain';
+import {
+  NO_CAPABILITIES,
+  type TFacility,
+  type TUser,
+  type TUserCapabilities,
+  type TUserDetails,
+} from '@ris/domain';
 
 /** The signed-in user (GET /user/email/{email}, wire names of the specification). */
 export type TAuthUser = TUser;
@@ -26,12 +32,16 @@ export interface VerifiedUser {
   roleDetails: TRoleDetails;
   /** The facilities the user may work in (every facility of the organisation for an admin). */
   facilities: TFacility[];
+  /** What the user may do at all (GET /user/details, from the server's policies); none when absent. */
+  capabilities?: TUserCapabilities;
 }
 
 export interface AuthData extends AuthFlags {
   user: TAuthUser | null;
   roleDetails: TRoleDetails | null;
   facilities: TFacility[];
+  /** What the signed-in user may do at all: the screens show only these actions. */
+  capabilities: TUserCapabilities;
 }
 
 export interface AuthActions {
@@ -51,6 +61,7 @@ const SIGNED_OUT: AuthData = {
   user: null,
   roleDetails: null,
   facilities: [],
+  capabilities: NO_CAPABILITIES,
 };
 
 /** True while the guard must wait: initialising, or a login / user fetch / verification in flight. */
@@ -72,7 +83,8 @@ export function createAuthStore() {
     ...SIGNED_OUT,
     isAuthInitializing: true,
     setFlag: (flag, value) => set({ [flag]: value }),
-    setVerifiedUser: ({ user, roleDetails, facilities }) => set({ user, roleDetails, facilities }),
+    setVerifiedUser: ({ user, roleDetails, facilities, capabilities = NO_CAPABILITIES }) =>
+      set({ user, roleDetails, facilities, capabilities }),
     clear: () => set(SIGNED_OUT),
   }));
 }

@@ -69,6 +69,16 @@ export const ZUserCapabilities = z
   .describe("What the signed-in user may do at all (computed by the server's policies)");
 export type TUserCapabilities = z.infer<typeof ZUserCapabilities>;
 
+/** Nothing allowed: before the signed-in user's details arrive, and after sign-out. */
+export const NO_CAPABILITIES: Readonly<TUserCapabilities> = Object.freeze({
+  create_order: false,
+  assign_anyone: false,
+  assign_self: false,
+  tag_studies: false,
+  use_templates: false,
+  create_organisation_templates: false,
+});
+
 /** GET /user/details/{id}: the user with the details of their role and their facilities. */
 export const ZUserDetails = ZUser.extend({
   radiologist_details: z

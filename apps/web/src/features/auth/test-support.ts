@@ -1,5 +1,11 @@
 // Shared fixtures of the auth unit tests: users, session answers and in-memory cross-tab parts.
-import type { TFacility, TSessionResponse, TUser, TUserDetails } from '@ris/domain';
+import {
+  NO_CAPABILITIES,
+  type TFacility,
+  type TSessionResponse,
+  type TUser,
+  type TUserDetails,
+} from '@ris/domain';
 import type { ChannelLike } from './cross-tab.ts';
 
 export const ORG_ID = '00000000-0000-4000-8000-000000000001';
@@ -49,6 +55,7 @@ export function buildDetails(user: TUser, facilities: TFacility[] = [FACILITY]):
     transcriptionist_details: null,
     facility_details: null,
     facilities,
+    capabilities: { ...NO_CAPABILITIES, assign_self: true, tag_studies: true, use_templates: true },
   };
 }
 

@@ -37,6 +37,8 @@ describe('verifyUser', () => {
           facility_details: null,
         },
         facilities: [FACILITY],
+        // What the server says the user may do at all travels into the store.
+        capabilities: buildDetails(user).capabilities,
       },
       warning: null,
     });

@@ -1,4 +1,11 @@
-import { AUTH_MESSAGES, FALLBACK_ERROR_MESSAGES, isAdminRole, type TFacility, type TRole } from '@ris/domain';
+import {
+  AUTH_MESSAGES,
+  FALLBACK_ERROR_MESSAGES,
+  NO_CAPABILITIES,
+  isAdminRole,
+  type TFacility,
+  type TRole,
+} from '@ris/domain';
 import { errorMessage, isApiError } from '../../api/api-error.ts';
 import type { AuthApi } from '../../api/auth-api.ts';
 import type { AuthFlag, VerifiedUser } from '../../stores/auth-store.ts';
@@ -57,6 +64,7 @@ export async function verifyUser(
         user,
         roleDetails: { radiologist_details, transcriptionist_details, facility_details },
         facilities,
+        capabilities: details.capabilities ?? NO_CAPABILITIES,
       },
       warning: needsNoCentersWarning(user.role, facilities) ? AUTH_MESSAGES.noCentersFound : null,
     };

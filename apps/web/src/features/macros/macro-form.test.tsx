@@ -18,6 +18,7 @@ function macro(patch: Partial<TMacro> = {}): TMacro {
     display_name: 'Normal',
     created_at: '2025-01-01T00:00:00.000Z',
     updated_at: '2025-01-01T00:00:00.000Z',
+    abilities: { change: true },
     ...patch,
   };
 }

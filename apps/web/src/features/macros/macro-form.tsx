@@ -165,7 +165,7 @@ export function MacroForm({ macro, userId }: { macro: TMacro | null; userId: str
           />
         </ContentField>
         <FormFooter
-          onDelete={macro ? () => setConfirmDelete(true) : undefined}
+          onDelete={macro?.abilities.change ? () => setConfirmDelete(true) : undefined}
           cancelTo={PATHS.macros}
           busy={busy}
           saving={save.isPending}

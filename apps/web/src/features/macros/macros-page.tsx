@@ -125,14 +125,16 @@ export function MacrosPage() {
               {formatUpdated(macro.updated_at)}
             </td>
             <td className={cn(TD_CLASS, 'text-right')}>
-              <Button
-                variant="ghost"
-                size="icon"
-                aria-label={`Delete macro ${macro.short_key}`}
-                onClick={() => setToDelete(macro)}
-              >
-                <Trash2 aria-hidden="true" className="size-4" />
-              </Button>
+              {macro.abilities.change ? (
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  aria-label={`Delete macro ${macro.short_key}`}
+                  onClick={() => setToDelete(macro)}
+                >
+                  <Trash2 aria-hidden="true" className="size-4" />
+                </Button>
+              ) : null}
             </td>
           </ClickableRow>
         ))}

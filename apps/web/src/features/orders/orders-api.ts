@@ -1,37 +1,23 @@
-import { ZWorklistItem, type TWorklistItem } from '@ris/domain';
+import {
+  ZWorklistItem,
+  type TCreateReferringPhysicianBody,
+  type TPatient,
+  type TPatientList,
+  type TReferringPhysician,
+  type TReferringPhysicianList,
+  type TWorklistItem,
+} from '@ris/domain';
 import { apiClient } from '../../api/client.ts';
 import { uploadForm, type UploadProgress } from '../../api/upload.ts';
 
-/** A patient record (GET /user/patients). */
-export interface TPatientOption {
-  id: string;
-  facility_fk: string;
-  patient_id: string;
-  name: string;
-  sex: string | null;
-  birth_date: string | null;
-}
+/** What the order dialog uses of a patient record (ZPatient, GET /user/patients). */
+export type TPatientOption = Pick<
+  TPatient,
+  'id' | 'facility_fk' | 'patient_id' | 'name' | 'sex' | 'birth_date'
+>;
 
-export interface TReferringPhysicianOption {
-  id: string;
-  name: string;
-}
-
-/** What the create-order form sends (multipart field names of spec §7). */
-export interface TOrderForm {
-  patient_name: string;
-  patient_id: string;
-  patient_sex: string;
-  patient_birth_date: string;
-  modality: string;
-  study: string;
-  facility_fk: string;
-  priority_tag: string;
-  referring_physician_fk: string;
-  referring_physician_name: string;
-  clinical_history: string;
-  by_user_id: string;
-}
+/** What the order dialog uses of a referring physician (ZReferringPhysician). */
+export type TReferringPhysicianOption = Pick<TReferringPhysician, 'id' | 'name'>;
 
 /** The form as multipart: blank fields are left out, every document goes under `files`. */
 export function orderFormData(
@@ -61,15 +47,17 @@ export const ordersApi = {
       form: orderFormData({ worklist_id: worklistId }),
     }).then(parseItem),
   patients: (search: string, facilityIds: readonly string[], signal?: AbortSignal) =>
-    apiClient.get<{ items: TPatientOption[] }>('/user/patients', {
+    apiClient.get<TPatientList>('/user/patients', {
       query: { search: search.trim() || undefined, facility_fks: facilityIds, limit: 10, offset: 0 },
       signal,
     }),
   referringPhysicians: (search: string, signal?: AbortSignal) =>
-    apiClient.get<{ items: TReferringPhysicianOption[] }>('/user/referring-physicians', {
+    apiClient.get<TReferringPhysicianList>('/user/referring-physicians', {
       query: { search: search.trim() || undefined, limit: 20 },
       signal,
     }),
   createReferringPhysician: (name: string) =>
-    apiClient.post<TReferringPhysicianOption>('/user/referring-physician', { name }),
+    apiClient.post<TReferringPhysician>('/user/referring-physician', {
+      name,
+    } satisfies TCreateReferringPhysicianBody),
 };

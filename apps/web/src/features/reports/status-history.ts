@@ -1,24 +1,10 @@
+import { ZStatusHistory, type TStatusHistory } from '@ris/domain';
 import { apiClient } from '../../api/client.ts';
 
-/**
- * GET /worklist/statuses/{id} (server: features/worklist/commands/status-history.ts). Defined here
- * until the domain package carries the schema.
- */
-export interface TStatusHistoryEntry {
-  id: string;
-  from_status: string | null;
-  to_status: string;
-  by_user_fk: string | null;
-  by_user_display_name: string | null;
-  comment: string | null;
-  created_at: string;
-}
-
-export interface TStatusHistory {
-  worklist_id: string;
-  history: TStatusHistoryEntry[];
-}
-
+/** GET /worklist/statuses/{id}: the study's status changes, oldest first. */
 export function fetchStatusHistory(id: string, signal?: AbortSignal): Promise<TStatusHistory> {
-  return apiClient.get(`/worklist/statuses/${encodeURIComponent(id)}`, { signal });
+  return apiClient.get(`/worklist/statuses/${encodeURIComponent(id)}`, {
+    signal,
+    parse: (data) => ZStatusHistory.parse(data),
+  });
 }

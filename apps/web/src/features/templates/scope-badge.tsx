@@ -1,6 +1,6 @@
 import type { TTemplateScope } from '@ris/domain';
 import { cn } from '../../components/ui/cn.ts';
-import { SCOPE_LABELS } from './template-permissions.ts';
+import { SCOPE_LABELS } from './scope-labels.ts';
 
 const SCOPE_CLASSES: Readonly<Record<TTemplateScope, string>> = {
   USER: 'border-line-strong text-fg-muted',

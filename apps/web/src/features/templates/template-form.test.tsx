@@ -23,6 +23,7 @@ function template(patch: Partial<TTemplate> = {}): TTemplate {
     created_by_display_name: 'Dr Asha Rao',
     created_at: '2025-01-01T00:00:00.000Z',
     updated_at: '2025-01-01T00:00:00.000Z',
+    abilities: { change: true },
     ...patch,
   };
 }
@@ -90,7 +91,7 @@ describe('template form', () => {
       },
     ]);
     expect(fieldError(byLabel(form, 'Name'))).toBeNull();
-    // Only an administrator is offered the organisation scope.
+    // The organisation scope is offered only to whom the server allows it (capabilities).
     expect(Array.from(byLabel<HTMLSelectElement>(form, 'Scope').options).map((o) => o.value)).toEqual([
       'USER',
     ]);
@@ -117,7 +118,15 @@ describe('template form', () => {
     const copyId = '00000000-0000-4000-8000-0000000000c2';
     const api = fakeApi((request) =>
       request.method === 'GET'
-        ? { status: 200, body: template({ scope: 'DEFAULT', owner_user_id: null, organisation_id: null }) }
+        ? {
+            status: 200,
+            body: template({
+              scope: 'DEFAULT',
+              owner_user_id: null,
+              organisation_id: null,
+              abilities: { change: false },
+            }),
+          }
         : { status: 201, body: template({ id: copyId, name: 'Normal chest CT (copy)' }) },
     );
     const page = await openTemplate(`/template/${TEMPLATE_ID}`);
@@ -138,5 +147,23 @@ describe('template form', () => {
       status: 'ACTIVE',
       content: '<p>Lungs are clear.</p>',
     });
+  });
+
+  it('follows the abilities the server sends, not the role: an admin may not change what it says no to', async () => {
+    signIn({ role: 'ADMIN' }, { create_organisation_templates: true });
+    fakeApi(() => ({ status: 200, body: template({ abilities: { change: false } }) }));
+    const page = await openTemplate(`/template/${TEMPLATE_ID}`);
+    await waitFor(() => expect(byLabel(page.container, 'Name').value).toBe('Normal chest CT'));
+    expect(byLabel(page.container, 'Name').closest('fieldset')?.disabled).toBe(true);
+    expect(() => byName(page.container, 'button', 'Save template')).toThrow();
+  });
+
+  it('offers the organisation scope on a new template when the capabilities allow it', async () => {
+    signIn({ role: 'RADIOLOGIST' }, { create_organisation_templates: true });
+    fakeApi(() => ({ status: 500 }));
+    const page = await openTemplate('/template/new');
+    expect(
+      Array.from(byLabel<HTMLSelectElement>(page.container, 'Scope').options).map((o) => o.value),
+    ).toEqual(['USER', 'ORGANISATION']);
   });
 });

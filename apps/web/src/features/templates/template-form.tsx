@@ -24,7 +24,7 @@ import { apiFieldErrors, pickFieldErrors } from './field-errors.ts';
 import { ContentField, FormFooter, SelectField, zodFieldErrors } from './form-fields.tsx';
 import { ConfirmDeleteDialog } from './list-parts.tsx';
 import { ScopeBadge } from './scope-badge.tsx';
-import { SCOPE_LABELS, canChangeTemplate, savableScopes } from './template-permissions.ts';
+import { SCOPE_LABELS, savableScopes } from './scope-labels.ts';
 import {
   DELETE_TEMPLATE_FAILED,
   templateKeys,
@@ -73,13 +73,14 @@ export function saveBody(draft: TDraft, id?: string): TSaveTemplateRequest {
 export function TemplateForm({ template }: { template: TTemplate | null }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const user = useAuth((state) => state.user);
+  const mayCreateShared = useAuth((state) => state.capabilities.create_organisation_templates);
   const [draft, setDraft] = useState<TDraft>(() => draftOf(template));
   const [errors, setErrors] = useState<TErrors>({});
   const [confirmDelete, setConfirmDelete] = useState(false);
   const contentIds = { label: useId(), error: useId() };
-  const editable = template === null || canChangeTemplate(template, user);
-  const scopes = savableScopes(user?.role);
+  // What the server says the user may do: with this template, and with new ones.
+  const editable = template === null || template.abilities.change;
+  const scopes = savableScopes(mayCreateShared);
 
   const afterSave = async (saved: TTemplate, message: string) => {
     notify('success', message);

@@ -29,7 +29,6 @@ import {
   useDebouncedValue,
 } from './list-parts.tsx';
 import { ScopeBadge } from './scope-badge.tsx';
-import { canChangeTemplate } from './template-permissions.ts';
 import {
   DELETE_TEMPLATE_FAILED,
   templateKeys,
@@ -69,8 +68,8 @@ function listParams(
 export function TemplatesPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const user = useAuth((state) => state.user);
-  const isAdmin = user?.role === 'ADMIN';
+  // Whoever manages the organisation's templates lists all of them (the server's list rule).
+  const managesShared = useAuth((state) => state.capabilities.create_organisation_templates);
   const [tab, setTab] = useState<TTemplateTab>('mine');
   const [search, setSearch] = useState('');
   const [modality, setModality] = useState<TModality | ''>('');
@@ -144,7 +143,7 @@ export function TemplatesPage() {
                 tab === value ? 'bg-accent-soft text-fg' : 'text-fg-muted hover:text-fg',
               )}
             >
-              {value === 'mine' ? (isAdmin ? 'Organisation' : 'My templates') : 'Library'}
+              {value === 'mine' ? (managesShared ? 'Organisation' : 'My templates') : 'Library'}
             </button>
           ))}
         </div>
@@ -187,7 +186,7 @@ export function TemplatesPage() {
             <th scope="col" className={TH_CLASS}>
               Body part
             </th>
-            {isAdmin ? (
+            {managesShared ? (
               <th scope="col" className={TH_CLASS}>
                 Created by
               </th>
@@ -219,14 +218,14 @@ export function TemplatesPage() {
             </td>
             <td className={cn(TD_CLASS, 'text-fg-muted')}>{template.modality ?? 'Any'}</td>
             <td className={cn(TD_CLASS, 'text-fg-muted')}>{template.body_part ?? '—'}</td>
-            {isAdmin ? (
+            {managesShared ? (
               <td className={cn(TD_CLASS, 'text-fg-muted')}>{template.created_by_display_name ?? '—'}</td>
             ) : null}
             <td className={cn(TD_CLASS, 'whitespace-nowrap text-fg-muted tabular-nums')}>
               {formatUpdated(template.updated_at)}
             </td>
             <td className={cn(TD_CLASS, 'text-right')}>
-              {canChangeTemplate(template, user) ? (
+              {template.abilities.change ? (
                 <Button
                   variant="ghost"
                   size="icon"

@@ -1,6 +1,6 @@
 // Test harness of the templates and macros screens (happy-dom): a signed-in user, a fresh query
 // cache, an in-memory router, and a fake fetch that records each request and answers from a script.
-import type { TUser } from '@ris/domain';
+import { NO_CAPABILITIES, type TUser, type TUserCapabilities } from '@ris/domain';
 import type { Editor } from '@tiptap/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, type ReactNode } from 'react';
@@ -39,12 +39,14 @@ export function fakeApi(answer: (request: RecordedRequest) => Answer) {
   return { requests, writes: () => requests.filter((request) => request.method !== 'GET') };
 }
 
-export function signIn(patch: Partial<TUser> = {}): TUser {
+/** Signs a user in with what the server would say they may do at all (default: nothing). */
+export function signIn(patch: Partial<TUser> = {}, capabilities: Partial<TUserCapabilities> = {}): TUser {
   const user = buildUser(patch);
   authStore.getState().setVerifiedUser({
     user,
     roleDetails: { radiologist_details: null, transcriptionist_details: null, facility_details: null },
     facilities: [],
+    capabilities: { ...NO_CAPABILITIES, ...capabilities },
   });
   return user;
 }

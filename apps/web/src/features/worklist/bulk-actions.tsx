@@ -14,10 +14,12 @@ import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { notify } from '../../stores/app-store.ts';
+import { useAuth } from '../../stores/auth-store.ts';
+import { bulkOutcome, plural, type TBulkOutcome } from './bulk-outcome.ts';
 import { RadiologistPicker } from './radiologist-picker.tsx';
 import { menuContentClassName, menuItemClassName } from './row-menu.tsx';
 import { TagDialog } from './tag-dialog.tsx';
-import { worklistApi, worklistKeys, type TBulkResult } from './worklist-api.ts';
+import { worklistApi, worklistKeys } from './worklist-api.ts';
 
 export interface BulkActionsProps {
   selected: TWorklistItem[];
@@ -25,22 +27,14 @@ export interface BulkActionsProps {
   onDone: () => void;
 }
 
-function plural(count: number): string {
-  return `${count} ${count === 1 ? 'study' : 'studies'}`;
-}
-
-/** 'Assigned 3 studies' plus, when the server left some alone, how many and why. */
-function resultMessage(verb: string, result: TBulkResult | undefined, asked: number): string {
-  const updated = result?.updated_worklists?.length ?? asked;
-  const skipped = result?.skipped ?? [];
-  const first = skipped[0]?.reason;
-  return skipped.length > 0
-    ? `${verb} ${plural(updated)}; ${skipped.length} skipped${first ? ` (${first})` : ''}`
-    : `${verb} ${plural(updated)}`;
-}
-
-/** Actions on the selected rows: assign or unassign a radiologist, priority tags, tags, delete (admins). */
+/**
+ * Actions on the selected rows, only those the server's policies allow this user (capabilities from
+ * their details): assign a radiologist (or claim the studies), unassign, priority, tags, delete.
+ * Nothing at all for a user who may take none of them (a referring physician).
+ */
 export function BulkActions({ selected, isAdmin, onDone }: BulkActionsProps) {
+  const can = useAuth((state) => state.capabilities);
+  const userId = useAuth((state) => state.user?.id ?? '');
   const queryClient = useQueryClient();
   const [picking, setPicking] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -53,9 +47,9 @@ export function BulkActions({ selected, isAdmin, onDone }: BulkActionsProps) {
   };
 
   const run = useMutation({
-    mutationFn: async (job: { action: () => Promise<string>; fallback: string }) => job.action(),
-    onSuccess: async (message) => {
-      notify('success', message);
+    mutationFn: async (job: { action: () => Promise<TBulkOutcome>; fallback: string }) => job.action(),
+    onSuccess: async ({ kind, message }) => {
+      notify(kind, message);
       setPicking(false);
       setConfirmDelete(false);
       onDone();
@@ -64,22 +58,16 @@ export function BulkActions({ selected, isAdmin, onDone }: BulkActionsProps) {
     onError: (error, job) => notify('error', errorMessage(error, job.fallback)),
   });
 
-  const update = (action: () => Promise<string>): void =>
+  const update = (action: () => Promise<TBulkOutcome>): void =>
     run.mutate({ action, fallback: FALLBACK_ERROR_MESSAGES.updateWorklist });
   const assign = (radiologistId: string): void =>
-    update(async () =>
-      resultMessage('Assigned', await worklistApi.assignRadiologist(ids, radiologistId), ids.length),
-    );
+    update(async () => bulkOutcome('Assigned', await worklistApi.assignRadiologist(ids, radiologistId)));
   const unassign = (): void =>
-    update(async () => resultMessage('Unassigned', await worklistApi.unassignRadiologist(ids), ids.length));
+    update(async () => bulkOutcome('Unassigned', await worklistApi.unassignRadiologist(ids)));
   const setPriority = (tag: TPriorityTag): void =>
-    update(async () =>
-      resultMessage(`Marked ${label(tag)}:`, await worklistApi.assignPriority(ids, tag), ids.length),
-    );
+    update(async () => bulkOutcome(`Marked ${label(tag)}:`, await worklistApi.assignPriority(ids, tag)));
   const clearPriority = (): void =>
-    update(async () =>
-      resultMessage('Cleared the priority of', await worklistApi.unassignPriority(ids), ids.length),
-    );
+    update(async () => bulkOutcome('Cleared the priority of', await worklistApi.unassignPriority(ids)));
   const remove = (): void =>
     run.mutate({
       fallback: FALLBACK_ERROR_MESSAGES.deleteWorklist,
@@ -90,10 +78,23 @@ export function BulkActions({ selected, isAdmin, onDone }: BulkActionsProps) {
         }
         if (failures.length === ids.length) throw failures[0];
         return failures.length > 0
-          ? `Deleted ${plural(ids.length - failures.length)}; ${failures.length} could not be deleted`
-          : `Deleted ${plural(ids.length)}`;
+          ? {
+              kind: 'warning',
+              message: `Deleted ${plural(ids.length - failures.length)}. ${failures.length} could not be deleted`,
+            }
+          : { kind: 'success', message: `Deleted ${plural(ids.length)}` };
       },
     });
+
+  const offer = {
+    assign: can.assign_anyone,
+    assignSelf: !can.assign_anyone && can.assign_self,
+    unassign: can.assign_anyone || can.assign_self,
+    priority: can.create_order || can.assign_self,
+    tag: can.tag_studies,
+    delete: isAdmin,
+  };
+  if (!Object.values(offer).some(Boolean)) return null;
 
   return (
     <div
@@ -104,37 +105,50 @@ export function BulkActions({ selected, isAdmin, onDone }: BulkActionsProps) {
       <span className="mr-2 text-[13px] font-medium text-fg" aria-live="polite">
         {plural(selected.length)} selected
       </span>
-      <Button variant="secondary" size="sm" onClick={() => setPicking(true)} disabled={run.isPending}>
-        <UserPlus aria-hidden="true" className="size-3.5" /> Assign
-      </Button>
-      <Button variant="secondary" size="sm" onClick={unassign} disabled={run.isPending}>
-        <UserMinus aria-hidden="true" className="size-3.5" /> Unassign
-      </Button>
-      <Menu.Root>
-        <Menu.Trigger asChild>
-          <Button variant="secondary" size="sm" disabled={run.isPending}>
-            <Flag aria-hidden="true" className="size-3.5" /> Priority
-            <ChevronDown aria-hidden="true" className="size-3" />
-          </Button>
-        </Menu.Trigger>
-        <Menu.Portal>
-          <Menu.Content align="start" sideOffset={4} className={menuContentClassName}>
-            {PRIORITY_TAGS.map((tag) => (
-              <Menu.Item key={tag} className={menuItemClassName} onSelect={() => setPriority(tag)}>
-                {label(tag)}
+      {offer.assign ? (
+        <Button variant="secondary" size="sm" onClick={() => setPicking(true)} disabled={run.isPending}>
+          <UserPlus aria-hidden="true" className="size-3.5" /> Assign
+        </Button>
+      ) : null}
+      {offer.assignSelf ? (
+        <Button variant="secondary" size="sm" onClick={() => assign(userId)} disabled={run.isPending}>
+          <UserPlus aria-hidden="true" className="size-3.5" /> Assign to me
+        </Button>
+      ) : null}
+      {offer.unassign ? (
+        <Button variant="secondary" size="sm" onClick={unassign} disabled={run.isPending}>
+          <UserMinus aria-hidden="true" className="size-3.5" /> Unassign
+        </Button>
+      ) : null}
+      {offer.priority ? (
+        <Menu.Root>
+          <Menu.Trigger asChild>
+            <Button variant="secondary" size="sm" disabled={run.isPending}>
+              <Flag aria-hidden="true" className="size-3.5" /> Priority
+              <ChevronDown aria-hidden="true" className="size-3" />
+            </Button>
+          </Menu.Trigger>
+          <Menu.Portal>
+            <Menu.Content align="start" sideOffset={4} className={menuContentClassName}>
+              {PRIORITY_TAGS.map((tag) => (
+                <Menu.Item key={tag} className={menuItemClassName} onSelect={() => setPriority(tag)}>
+                  {label(tag)}
+                </Menu.Item>
+              ))}
+              <Menu.Separator className="my-1 h-px bg-line" />
+              <Menu.Item className={menuItemClassName} onSelect={clearPriority}>
+                Clear priority
               </Menu.Item>
-            ))}
-            <Menu.Separator className="my-1 h-px bg-line" />
-            <Menu.Item className={menuItemClassName} onSelect={clearPriority}>
-              Clear priority
-            </Menu.Item>
-          </Menu.Content>
-        </Menu.Portal>
-      </Menu.Root>
-      <Button variant="secondary" size="sm" onClick={() => setTagsOpen(true)} disabled={run.isPending}>
-        <Tag aria-hidden="true" className="size-3.5" /> Tag
-      </Button>
-      {isAdmin ? (
+            </Menu.Content>
+          </Menu.Portal>
+        </Menu.Root>
+      ) : null}
+      {offer.tag ? (
+        <Button variant="secondary" size="sm" onClick={() => setTagsOpen(true)} disabled={run.isPending}>
+          <Tag aria-hidden="true" className="size-3.5" /> Tag
+        </Button>
+      ) : null}
+      {offer.delete ? (
         <Button
           variant="secondary"
           size="sm"
@@ -151,7 +165,7 @@ export function BulkActions({ selected, isAdmin, onDone }: BulkActionsProps) {
       </Button>
 
       <RadiologistPicker
-        open={picking}
+        open={picking && offer.assign}
         onOpenChange={setPicking}
         facilityIds={facilityIds}
         count={ids.length}

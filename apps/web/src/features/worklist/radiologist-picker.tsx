@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { errorMessage } from '../../api/api-error.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
@@ -17,7 +18,10 @@ export interface RadiologistPickerProps {
   onAssign: (radiologistId: string) => void;
 }
 
-/** Dialog to pick an active radiologist (GET /radiologist/active) for the selected studies. */
+/**
+ * Dialog to pick an active radiologist (GET /radiologist/active) for the selected studies. Offered
+ * only to users who may assign anyone (capabilities.assign_anyone); a refusal shows the server's words.
+ */
 export function RadiologistPicker({
   open,
   onOpenChange,
@@ -70,7 +74,9 @@ export function RadiologistPicker({
             <Spinner /> Loading radiologists…
           </p>
         ) : radiologists.isError ? (
-          <p className="py-3 text-[13px] text-danger">Could not load the radiologists.</p>
+          <p role="alert" className="py-3 text-[13px] text-danger">
+            {errorMessage(radiologists.error, 'Could not load the radiologists.')}
+          </p>
         ) : options.length === 0 ? (
           <p className="py-3 text-[13px] text-fg-muted">No active radiologist matches.</p>
         ) : (

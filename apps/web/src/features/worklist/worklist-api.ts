@@ -1,11 +1,19 @@
 import {
+  ZBulkResult,
   ZWorklistItem,
   ZWorklistListResponse,
   ZWorklistStatusCounts,
+  type TActiveRadiologist,
+  type TAssignPriorityBody,
+  type TAssignRadiologistBody,
+  type TBulkBody,
+  type TBulkResult,
   type TPriorityTag,
+  type TTag,
   type TWorklistItem,
   type TWorklistListResponse,
   type TWorklistStatusCounts,
+  type TWorklistTag,
 } from '@ris/domain';
 import { apiClient } from '../../api/client.ts';
 import type { QueryParams } from '../../api/query-string.ts';
@@ -25,30 +33,16 @@ export const worklistKeys = {
   itemTags: (userId: string) => ['worklist', 'item-tags', userId] as const,
 };
 
-/** Result of a bulk action: the items changed, and the ones left alone with the reason. */
-export interface TBulkResult {
-  updated_worklists: TWorklistItem[];
-  skipped?: { id: string; reason: string }[];
-}
+/** A radiologist the picker offers (GET /radiologist/active), by the name to show. */
+export type TRadiologistOption = Pick<TActiveRadiologist, 'id'> & { name: string };
 
-export interface TRadiologistOption {
-  id: string;
-  name: string;
-}
+/** What the screens show of a tag (ZTag); `colour` is '#rrggbb', or null for the default look. */
+export type TTagOption = Pick<TTag, 'id' | 'name' | 'colour'>;
 
-export interface TTagOption {
-  id: string;
-  name: string;
-  /** '#rrggbb', or null for the default look. */
-  colour: string | null;
-}
+/** A tag on one worklist item (ZWorklistTag; its id is the one DELETE /worklist/worklist-tag/{id} takes). */
+export type TItemTag = Pick<TWorklistTag, 'id' | 'worklist_id'> & { tag: TTagOption };
 
-/** A tag on one worklist item (the id is the one DELETE /worklist/worklist-tag/{id} takes). */
-export interface TItemTag {
-  id: string;
-  worklist_id: string;
-  tag: TTagOption;
-}
+const parseBulkResult = (data: unknown): TBulkResult => ZBulkResult.parse(data);
 
 function record(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
@@ -122,16 +116,25 @@ export const worklistApi = {
       parse: (data) => ZWorklistItem.parse(data),
     }),
   assignRadiologist: (worklistIds: string[], radiologistId: string): Promise<TBulkResult> =>
-    apiClient.put('/worklist/assign/radiologist', {
-      worklist_ids: worklistIds,
-      last_assigned_user_fk: radiologistId,
-    }),
+    apiClient.put(
+      '/worklist/assign/radiologist',
+      { worklist_ids: worklistIds, last_assigned_user_fk: radiologistId } satisfies TAssignRadiologistBody,
+      { parse: parseBulkResult },
+    ),
   unassignRadiologist: (worklistIds: string[]): Promise<TBulkResult> =>
-    apiClient.put('/worklist/unassign/radiologist', { worklist_ids: worklistIds }),
+    apiClient.put('/worklist/unassign/radiologist', { worklist_ids: worklistIds } satisfies TBulkBody, {
+      parse: parseBulkResult,
+    }),
   assignPriority: (worklistIds: string[], priorityTag: TPriorityTag): Promise<TBulkResult> =>
-    apiClient.put('/worklist/assign/priority-tag', { worklist_ids: worklistIds, priority_tag: priorityTag }),
+    apiClient.put(
+      '/worklist/assign/priority-tag',
+      { worklist_ids: worklistIds, priority_tag: priorityTag } satisfies TAssignPriorityBody,
+      { parse: parseBulkResult },
+    ),
   unassignPriority: (worklistIds: string[]): Promise<TBulkResult> =>
-    apiClient.put('/worklist/unassign/priority-tag', { worklist_ids: worklistIds }),
+    apiClient.put('/worklist/unassign/priority-tag', { worklist_ids: worklistIds } satisfies TBulkBody, {
+      parse: parseBulkResult,
+    }),
   remove: (id: string): Promise<unknown> => apiClient.delete(`/worklist/${encodeURIComponent(id)}`),
   radiologists: (search: string, facilityIds: readonly string[], signal?: AbortSignal) =>
     apiClient.get('/radiologist/active', {
