@@ -1,4 +1,9 @@
-import { DEFAULT_LOGIN_ERROR_MESSAGE, LOGIN_ERROR_MESSAGES, type TAuthApiErrorCode } from '@ris/domain';
+import {
+  DEFAULT_LOGIN_ERROR_MESSAGE,
+  LOGIN_ERROR_MESSAGES,
+  tooManyAttemptsMessage,
+  type TAuthApiErrorCode,
+} from '@ris/domain';
 import { AppError } from '../http/app-error.ts';
 
 /** HTTP status of each identity error code (401 not signed in, 403 not allowed, 429 slow down). */
@@ -30,8 +35,9 @@ export const wrongPassword = () =>
   authError('auth/wrong-password', LOGIN_ERROR_MESSAGES['auth/wrong-password']);
 export const userDisabled = () => authError('auth/user-disabled', LOGIN_ERROR_MESSAGES['auth/user-disabled']);
 
+/** 429 with the wait in the message, in details.retry_after_seconds and (by the handler) Retry-After. */
 export const tooManyRequests = (retryAfterSeconds: number) =>
-  authError('auth/too-many-requests', LOGIN_ERROR_MESSAGES['auth/too-many-requests'], {
+  authError('auth/too-many-requests', tooManyAttemptsMessage(retryAfterSeconds), {
     retry_after_seconds: retryAfterSeconds,
   });
 

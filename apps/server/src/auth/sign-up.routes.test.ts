@@ -32,7 +32,11 @@ describe('POST /auth/sign-up', () => {
       last_name: 'Person',
     });
     expect(response.status, response.text).toBe(201);
-    expect(response.json).toEqual({ message: expect.stringContaining('Sign in') });
+    // The account has no organisation yet: the answer says so and who to ask, not "sign in now".
+    expect(response.json).toEqual({
+      message:
+        "Your account was created. An administrator of your group must add you to an organisation before you can sign in — ask your group's RIS administrator.",
+    });
     const [user] = await server.db.select().from(users).where(eq(users.email, 'new.person@example.test'));
     expect(user).toMatchObject({
       organisationId: null,
@@ -104,7 +108,8 @@ describe('POST /auth/sign-up', () => {
     expect(response.json).toEqual({
       error: {
         code: 'auth/operation-not-allowed',
-        message: 'Sign-up is turned off on this server. Ask an administrator to create your account.',
+        message:
+          "Sign-up is closed on this RIS: accounts are created by an administrator of your group. Ask your group's RIS administrator to add you.",
       },
     });
   });

@@ -1,4 +1,9 @@
-import { PASSWORD_RESET_PATH, type TSignUpRequest } from '@ris/domain';
+import {
+  PASSWORD_RESET_PATH,
+  SIGN_UP_CLOSED_MESSAGE,
+  SIGN_UP_COMPLETE_MESSAGE,
+  type TSignUpRequest,
+} from '@ris/domain';
 import type { TResponseEnd } from '../integrations/mail/deferred-mail.ts';
 import type { TAuthContext } from './auth-context.ts';
 import { authError } from './auth-errors.ts';
@@ -9,8 +14,11 @@ import { hashPassword, verifyPassword } from './passwords.ts';
 import { findUserByEmail } from './sign-in.ts';
 import { users } from '../db/schema/index.ts';
 
-/** The one answer of a sign-up, whether the address was new or not (no account enumeration). */
-export const SIGN_UP_MESSAGE = 'Your account is ready. Sign in with your e-mail address and password.';
+/**
+ * The one answer of a sign-up, whether the address was new or not (no account enumeration): the
+ * account has no organisation until an administrator adds it, so it says who to ask.
+ */
+export const SIGN_UP_MESSAGE = SIGN_UP_COMPLETE_MESSAGE;
 
 function isUniqueViolation(error: unknown): boolean {
   const cause = error instanceof Error && 'cause' in error ? error.cause : error;
@@ -30,10 +38,7 @@ export async function signUp(
   response?: TResponseEnd,
 ): Promise<{ message: string }> {
   if (!ctx.config.signupEnabled) {
-    throw authError(
-      'auth/operation-not-allowed',
-      'Sign-up is turned off on this server. Ask an administrator to create your account.',
-    );
+    throw authError('auth/operation-not-allowed', SIGN_UP_CLOSED_MESSAGE);
   }
   const email = input.email.trim().toLowerCase();
   assertPasswordAllowed(ctx.policy, input.password, email);

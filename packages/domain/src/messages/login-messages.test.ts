@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ASK_ADMIN_FOR_ORGANISATION,
   AUTH_ERROR_CODES,
   AUTH_MESSAGES,
   DEFAULT_LOGIN_ERROR_MESSAGE,
@@ -7,6 +8,8 @@ import {
   LOGIN_ERROR_MESSAGES,
   endsSession,
   loginErrorMessage,
+  SIGN_UP_COMPLETE_MESSAGE,
+  tooManyAttemptsMessage,
 } from './login-messages.ts';
 
 describe('loginErrorMessage', () => {
@@ -44,12 +47,22 @@ describe('loginErrorMessage', () => {
 });
 
 describe('auth messages', () => {
-  it('keeps the texts of the specification', () => {
+  it('keeps the texts of the specification, and says who to ask when there is no organisation', () => {
     expect(AUTH_MESSAGES).toEqual({
       userNotFound: 'User not found',
-      noOrganisation: 'the user is not assigned to any organisation',
+      noOrganisation:
+        "Your account is not assigned to any organisation yet. An administrator of your group must add you to an organisation before you can sign in — ask your group's RIS administrator.",
       noCentersFound: 'No centers found',
     });
+    expect(SIGN_UP_COMPLETE_MESSAGE).toBe(`Your account was created. ${ASK_ADMIN_FOR_ORGANISATION}`);
+  });
+
+  it('says how long to wait after too many failed sign-ins', () => {
+    expect(tooManyAttemptsMessage(1)).toBe('Too many failed attempts. Please try again in 1 second.');
+    expect(tooManyAttemptsMessage(45)).toBe('Too many failed attempts. Please try again in 45 seconds.');
+    expect(tooManyAttemptsMessage(60)).toBe('Too many failed attempts. Please try again in 1 minute.');
+    expect(tooManyAttemptsMessage(61)).toBe('Too many failed attempts. Please try again in 2 minutes.');
+    expect(tooManyAttemptsMessage(undefined)).toBe('Too many failed attempts. Please try again later');
   });
 
   it('ends the session on user-disabled and token-expired only', () => {

@@ -25,12 +25,48 @@ export const LOGIN_ERROR_MESSAGES = {
   'auth/invalid-credential': DEFAULT_LOGIN_ERROR_MESSAGE,
 } as const satisfies Record<TAuthErrorCode, string>;
 
-/** Messages of sign-in and of verifying the signed-in user. */
+/**
+ * Who to ask while an account belongs to no organisation: sign-up creates accounts without one, and
+ * only an administrator can add one (issue 12: a new account must not be left stranded).
+ */
+export const ASK_ADMIN_FOR_ORGANISATION =
+  "An administrator of your group must add you to an organisation before you can sign in — ask your group's RIS administrator.";
+
+/** The answer to every sign-up (new address or not: it must not tell which), and the screen after it. */
+export const SIGN_UP_COMPLETE_MESSAGE = `Your account was created. ${ASK_ADMIN_FOR_ORGANISATION}`;
+
+/** Sign-up when AUTH_SIGNUP_ENABLED=false (the server's 403 and the closed sign-up page). */
+export const SIGN_UP_CLOSED_MESSAGE =
+  "Sign-up is closed on this RIS: accounts are created by an administrator of your group. Ask your group's RIS administrator to add you.";
+
+/**
+ * Messages of sign-in and of verifying the signed-in user. The specification's refusal of a user
+ * without an organisation ('the user is not assigned to any organisation') now also says who to ask.
+ */
 export const AUTH_MESSAGES = {
   userNotFound: 'User not found',
-  noOrganisation: 'the user is not assigned to any organisation',
+  noOrganisation: `Your account is not assigned to any organisation yet. ${ASK_ADMIN_FOR_ORGANISATION}`,
   noCentersFound: 'No centers found',
 } as const;
+
+/** How long to wait, in words: "45 seconds", "1 minute", "15 minutes" (rounded up). */
+export function waitInWords(seconds: number): string {
+  const whole = Math.max(1, Math.ceil(seconds));
+  if (whole < 60) return whole === 1 ? '1 second' : `${whole} seconds`;
+  const minutes = Math.ceil(whole / 60);
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
+/**
+ * The sign-in form's notice for a 429: how long to wait (details.retry_after_seconds, as in
+ * Retry-After) when the server said, else the specification's text.
+ */
+export function tooManyAttemptsMessage(retryAfterSeconds: number | null | undefined): string {
+  if (retryAfterSeconds === null || retryAfterSeconds === undefined || !Number.isFinite(retryAfterSeconds)) {
+    return LOGIN_ERROR_MESSAGES['auth/too-many-requests'];
+  }
+  return `Too many failed attempts. Please try again in ${waitInWords(retryAfterSeconds)}.`;
+}
 
 /** The router's default error page text. */
 export const UNEXPECTED_APPLICATION_ERROR = 'Unexpected Application Error!';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TSessionResponse, TToastKind } from '@ris/domain';
+import { AUTH_MESSAGES, type TSessionResponse, type TToastKind } from '@ris/domain';
 import { ApiError } from '../../api/api-error.ts';
 import { createAuthStore, isAuthBusy } from '../../stores/auth-store.ts';
 import {
@@ -106,7 +106,7 @@ describe('auth session: sign-in', () => {
     expect((await session.signIn(credentials)).ok).toBe(false);
     expect(auth.getState().user).toBeNull();
     expect(refresher.token()).toBeNull();
-    expect(toasts).toEqual(['error:the user is not assigned to any organisation']);
+    expect(toasts).toEqual([`error:${AUTH_MESSAGES.noOrganisation}`]);
     expect(events).toEqual(['server-sign-out', 'storage-cleared']);
   });
 

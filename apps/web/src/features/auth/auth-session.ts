@@ -1,4 +1,10 @@
-import { LOGIN_ERROR_MESSAGES, loginErrorMessage, type TSessionResponse, type TToastKind } from '@ris/domain';
+import {
+  LOGIN_ERROR_MESSAGES,
+  loginErrorMessage,
+  tooManyAttemptsMessage,
+  type TSessionResponse,
+  type TToastKind,
+} from '@ris/domain';
 import { isApiError, validationFieldErrors, type ApiError, type FieldErrors } from '../../api/api-error.ts';
 import type { AuthApi, TSignInRequest } from '../../api/auth-api.ts';
 import type { AuthStore } from '../../stores/auth-store.ts';
@@ -27,6 +33,27 @@ export interface SignInOutcome {
   ok: boolean;
   /** From a VALIDATION_FAILED answer: field name → message. */
   fieldErrors: FieldErrors;
+  /**
+   * What the form must keep showing after the toast has gone: how long to wait after too many
+   * failed attempts, or why a signed-in account was refused (no organisation yet, and who to ask).
+   */
+  notice?: string;
+}
+
+/** The seconds the server asked to wait (details.retry_after_seconds of a 429), if it said. */
+export function retryAfterSeconds(error: unknown): number | null {
+  if (!isApiError(error) || error.code !== 'auth/too-many-requests') return null;
+  const details = error.details;
+  if (typeof details !== 'object' || details === null || !('retry_after_seconds' in details)) return null;
+  const seconds = details.retry_after_seconds;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds : null;
+}
+
+/** The toast (and notice) of a failed sign-in: the §8 message, with the wait when the server gave one. */
+function signInFailureMessage(error: ApiError | undefined): string {
+  const wait = retryAfterSeconds(error);
+  if (wait !== null) return tooManyAttemptsMessage(wait);
+  return loginErrorMessage(error?.code, error?.serverMessage);
 }
 
 export interface AuthSession {
@@ -79,15 +106,15 @@ export function createAuthSession(deps: AuthSessionDeps): AuthSession {
   }
 
   /**
-   * Verifies the user of a fresh session. A refused user is signed out and told why (false);
+   * Verifies the user of a fresh session. A refused user is signed out and told why (`refused`);
    * otherwise the user is stored and the verification's warning, if any, handed back.
    */
-  async function establish(user: TSessionResponse['user']): Promise<string | null | false> {
+  async function establish(user: TSessionResponse['user']): Promise<string | null | { refused: string }> {
     const result = await verifyUser(user.email, api, setFlag);
     if (!result.ok) {
       await logout();
       notify('error', result.message);
-      return false;
+      return { refused: result.message };
     }
     auth.getState().setVerifiedUser(result.verified);
     return result.warning;
@@ -102,12 +129,20 @@ export function createAuthSession(deps: AuthSessionDeps): AuthSession {
       } catch (error) {
         if (!isApiError(error)) console.error('sign-in failed', error);
         const apiError = isApiError(error) ? error : undefined;
-        notify('error', loginErrorMessage(apiError?.code, apiError?.serverMessage));
-        return { ok: false, fieldErrors: validationFieldErrors(error) };
+        const message = signInFailureMessage(apiError);
+        notify('error', message);
+        const delayed = apiError?.code === 'auth/too-many-requests';
+        return {
+          ok: false,
+          fieldErrors: validationFieldErrors(error),
+          ...(delayed ? { notice: message } : {}),
+        };
       }
       refresher.adopt(response);
       const warning = await establish(response.user);
-      if (warning === false) return { ok: false, fieldErrors: {} };
+      if (typeof warning === 'object' && warning !== null) {
+        return { ok: false, fieldErrors: {}, notice: warning.refused };
+      }
       deps.onSignedIn?.();
       notify('success', SIGN_IN_SUCCESS_MESSAGE);
       if (warning) notify('warning', warning);
@@ -129,7 +164,7 @@ export function createAuthSession(deps: AuthSessionDeps): AuthSession {
         return;
       }
       const warning = await establish(session.user);
-      if (warning) notify('warning', warning);
+      if (typeof warning === 'string') notify('warning', warning);
     } finally {
       setFlag('isAuthInitializing', false);
     }

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { MailCheck } from 'lucide-react';
+import { CircleAlert, MailCheck } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/api-error.ts';
@@ -52,6 +52,7 @@ export function LoginPage() {
 function LoginForm({ defaultEmail, pending }: { defaultEmail: string | undefined; pending: boolean }) {
   const formRef = useRef<HTMLFormElement>(null);
   const [errors, setErrors] = useState<Errors<LoginField>>({});
+  const [notice, setNotice] = useState<string | null>(null);
   const { config } = useAuthConfig();
   const emailLink = useMutation({
     mutationFn: (email: string) => authApi.requestEmailLink({ email }),
@@ -69,8 +70,12 @@ function LoginForm({ defaultEmail, pending }: { defaultEmail: string | undefined
     });
     setErrors(found);
     if (Object.keys(found).length > 0) return;
+    setNotice(null);
     const outcome = await authSession.signIn({ email, password });
-    if (!outcome.ok) setErrors(outcome.fieldErrors);
+    if (!outcome.ok) {
+      setErrors(outcome.fieldErrors);
+      setNotice(outcome.notice ?? null);
+    }
   }
 
   function sendLink(): void {
@@ -93,6 +98,7 @@ function LoginForm({ defaultEmail, pending }: { defaultEmail: string | undefined
         ) : undefined
       }
     >
+      {notice ? <SignInNotice text={notice} /> : null}
       {emailLink.isSuccess ? (
         <div role="status" className="mb-5 flex gap-3 rounded-lg border border-line bg-surface-raised p-4">
           <MailCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-accent" />
@@ -152,5 +158,18 @@ function LoginForm({ defaultEmail, pending }: { defaultEmail: string | undefined
         ) : null}
       </form>
     </AuthShell>
+  );
+}
+
+/** Stays on the form after the toast has gone: how long to wait, or why the account was refused. */
+export function SignInNotice({ text }: { text: string }) {
+  return (
+    <div
+      role="alert"
+      className="mb-5 flex gap-3 rounded-lg border border-danger/40 bg-danger-soft p-4 text-[13px] text-fg"
+    >
+      <CircleAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-danger" />
+      <p>{text}</p>
+    </div>
   );
 }

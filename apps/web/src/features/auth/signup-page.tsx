@@ -1,4 +1,6 @@
+import { SIGN_UP_CLOSED_MESSAGE, SIGN_UP_COMPLETE_MESSAGE } from '@ris/domain';
 import { useMutation } from '@tanstack/react-query';
+import { UserCheck } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage, isApiError, validationFieldErrors } from '../../api/api-error.ts';
@@ -26,9 +28,8 @@ import { TextLink } from './text-link.tsx';
 
 /** Fallback when sign-up fails without a server message (the specification lists none). */
 export const SIGN_UP_FAILED_MESSAGE = 'Failed to create account';
-/** A new account has no organisation until an administrator adds it (issue 3), so say so. */
-export const SIGN_UP_SUCCESS_MESSAGE =
-  'Account created. You can sign in once an administrator has added you to your organisation.';
+/** A new account has no organisation until an administrator adds it, so the screen says who to ask. */
+export const SIGN_UP_SUCCESS_MESSAGE = SIGN_UP_COMPLETE_MESSAGE;
 
 type SignUpField = 'first_name' | 'last_name' | 'email' | 'password';
 
@@ -39,7 +40,11 @@ const FIELD_OF_CODE: Readonly<Record<string, SignUpField>> = {
   'auth/weak-password': 'password',
 };
 
-/** /signup: creates an account, then sends the user to /login with the e-mail filled in. */
+/**
+ * /signup: creates an account, then says what happens next (an administrator must add it to an
+ * organisation before it can sign in). With AUTH_SIGNUP_ENABLED=false (GET /auth/config) it says
+ * sign-up is closed.
+ */
 export function SignupPage() {
   const { config, isLoading } = useAuthConfig();
   if (isLoading) return <LoadingOverlay fullScreen size="large" />;
@@ -47,27 +52,38 @@ export function SignupPage() {
     return (
       <AuthShell
         title="Sign-up is closed"
-        description="Accounts on this RIS are created by an administrator of your organisation."
+        description="Accounts on this RIS are created by an administrator of your group."
         footer={<TextLink to={PATHS.login}>Back to sign in</TextLink>}
       >
-        <p className="text-[13px] text-fg-muted">Ask your administrator to add you, then sign in.</p>
+        <p className="text-[13px] text-fg-muted">{SIGN_UP_CLOSED_MESSAGE}</p>
       </AuthShell>
     );
   }
   return <SignupForm />;
 }
 
-function SignupForm() {
+/** After sign-up: the account exists but cannot sign in until an administrator adds it. */
+function SignupDone({ email }: { email: string }) {
   const navigate = useNavigate();
+  const state: LoginPageState = { email };
+  return (
+    <AuthShell title="Account created" description={email}>
+      <div role="status" className="mb-5 flex gap-3 rounded-lg border border-line bg-surface-raised p-4">
+        <UserCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-accent" />
+        <p className="text-[13px] text-fg">{SIGN_UP_SUCCESS_MESSAGE}</p>
+      </div>
+      <Button size="lg" className="w-full" onClick={() => void navigate(PATHS.login, { state })}>
+        Go to sign in
+      </Button>
+    </AuthShell>
+  );
+}
+
+function SignupForm() {
   const policy = usePasswordPolicy();
   const [errors, setErrors] = useState<Errors<SignUpField>>({});
   const signUp = useMutation({
     mutationFn: (body: TSignUpRequest) => authApi.signUp(body),
-    onSuccess: (_data, body) => {
-      notify('success', SIGN_UP_SUCCESS_MESSAGE);
-      const state: LoginPageState = { email: body.email };
-      void navigate(PATHS.login, { state });
-    },
     onError: (error) => {
       const fields = validationFieldErrors(error) as Errors<SignUpField>;
       const field = isApiError(error) ? FIELD_OF_CODE[error.code ?? ''] : undefined;
@@ -100,6 +116,7 @@ function SignupForm() {
     if (Object.keys(found).length === 0) signUp.mutate(body);
   }
 
+  if (signUp.isSuccess) return <SignupDone email={signUp.variables.email} />;
   return (
     <AuthShell
       title="Create an account"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TUser, TUserDetails } from '@ris/domain';
+import { AUTH_MESSAGES, type TUser, type TUserDetails } from '@ris/domain';
 import { ApiError } from '../../api/api-error.ts';
 import type { AuthFlag } from '../../stores/auth-store.ts';
 import { buildDetails, buildUser, FACILITY } from './test-support.ts';
@@ -53,7 +53,7 @@ describe('verifyUser', () => {
 
   it('refuses a user without an organisation before loading any details', async () => {
     const { result, calls, flags } = run(buildUser({ organisation_fk: null }));
-    expect(await result).toEqual({ ok: false, message: 'the user is not assigned to any organisation' });
+    expect(await result).toEqual({ ok: false, message: AUTH_MESSAGES.noOrganisation });
     expect(calls).toHaveLength(1);
     expect(flags.at(-1)).toBe('verifyUserInflight=false');
   });
