@@ -15,7 +15,7 @@ beforeAll(async () => {
       TRUST_PROXY: 'true',
       PUBLIC_URL: 'https://ris.example.test',
       AUTH_MAX_FAILURES_PER_ACCOUNT: '3',
-      AUTH_MAX_FAILURES_PER_ACCOUNT_ALL_IPS: '6',
+      AUTH_MAX_FAILURES_ALL_IPS: '6',
       AUTH_FAILURE_WINDOW_MINUTES: '60',
       AUTH_BACKOFF_BASE_SECONDS: '60',
     },
