@@ -17,7 +17,7 @@ export function AppLayout() {
       </a>
       <AppHeader />
       <div className="flex min-h-0 flex-1">
-        <aside className="hidden w-56 shrink-0 border-r border-line bg-surface md:block">
+        <aside className="hidden w-48 shrink-0 border-r border-line bg-surface md:block 2xl:w-56">
           <SidebarNav />
         </aside>
         <div className="flex min-w-0 flex-1 flex-col">

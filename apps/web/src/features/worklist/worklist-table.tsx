@@ -19,7 +19,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { Tooltip } from '../../components/ui/tooltip.tsx';
 import { useMinuteClock } from '../../components/hooks/use-minute-clock.ts';
-import { COLUMN_LABELS, COLUMN_SORT_FIELDS } from './worklist-columns.ts';
+import { COLUMN_LABELS, COLUMN_SORT_FIELDS, COLUMN_WIDTHS, tableMinWidth } from './worklist-columns.ts';
 import { DateTimeCell, Muted, PriorityBadge, StatusText } from './worklist-cells.tsx';
 import { RowMenu } from './row-menu.tsx';
 import { ItemTags } from './item-tags.tsx';
@@ -53,26 +53,21 @@ interface CellContext {
 function renderCell(column: TWorklistColumn, item: TWorklistItem, { now, props }: CellContext) {
   switch (column) {
     case 'patient_name':
+      return <PatientCell item={item} props={props} />;
+    case 'patient_id':
       return (
-        <span className="flex items-center gap-2">
-          <button
-            type="button"
-            onClick={() => props.onOpen(item)}
-            title={item.patient_name}
-            className="max-w-40 truncate text-left font-medium text-fg hover:text-accent hover:underline focus-visible:underline"
-          >
-            {item.patient_name}
-          </button>
-          {item.priority_tag ? <PriorityBadge tag={item.priority_tag} /> : null}
-          <ItemTags tags={props.itemTags?.get(item.id)} patientName={item.patient_name} />
+        <span className="block truncate font-mono text-[11.5px] text-fg-muted" title={item.patient_id}>
+          {item.patient_id}
         </span>
       );
-    case 'patient_id':
-      return <span className="font-mono text-[11.5px] text-fg-muted">{item.patient_id}</span>;
     case 'modality':
-      return <Muted>{item.modality}</Muted>;
+      return (
+        <span className="block truncate" title={item.modality ?? undefined}>
+          <Muted>{item.modality}</Muted>
+        </span>
+      );
     case 'study':
-      return <Clipped width="max-w-36" text={item.study} />;
+      return <Clipped text={item.study} />;
     case 'datetime':
       return <DateTimeCell item={item} now={now} />;
     case 'series_count':
@@ -80,22 +75,48 @@ function renderCell(column: TWorklistColumn, item: TWorklistItem, { now, props }
     case 'status':
       return <StatusText status={item.status} />;
     case 'radiologist':
-      return <Clipped width="max-w-32" text={item.last_assigned_user_display_name} />;
+      return <Clipped text={item.last_assigned_user_display_name} />;
     case 'referring_physician':
-      return <Clipped width="max-w-32" text={item.referring_physician} />;
+      return <Clipped text={item.referring_physician} />;
     case 'facility':
-      return <Clipped width="max-w-36" text={item.facility} />;
+      return <Clipped text={item.facility} />;
     case 'actions':
       return <RowActions item={item} props={props} />;
   }
 }
 
-/** Long text cut to the column's width; the whole text stays available as a tooltip. */
-function Clipped({ text, width }: { text: string | null; width: string }) {
+/**
+ * Text wrapped within the column onto the row's two lines (the date column has two anyway), cut
+ * after that; the whole text stays available on hover.
+ */
+function Clipped({ text }: { text: string | null }) {
   if (!text) return <Muted>{text}</Muted>;
   return (
-    <span className={cn('block truncate', width)} title={text}>
+    <span className="line-clamp-2 leading-tight break-words whitespace-normal" title={text}>
       {text}
+    </span>
+  );
+}
+
+/** The patient's name (opens the study), cut to the column with a hover; priority and tags beneath. */
+function PatientCell({ item, props }: { item: TWorklistItem; props: WorklistTableProps }) {
+  const tags = props.itemTags?.get(item.id);
+  return (
+    <span className="flex min-w-0 flex-col items-start gap-0.5">
+      <button
+        type="button"
+        onClick={() => props.onOpen(item)}
+        title={item.patient_name}
+        className="max-w-full truncate text-left leading-tight font-medium text-fg hover:text-accent hover:underline focus-visible:underline"
+      >
+        {item.patient_name}
+      </button>
+      {item.priority_tag || (tags && tags.length > 0) ? (
+        <span className="flex max-w-full items-center gap-1 overflow-hidden">
+          {item.priority_tag ? <PriorityBadge tag={item.priority_tag} /> : null}
+          <ItemTags tags={tags} patientName={item.patient_name} />
+        </span>
+      ) : null}
     </span>
   );
 }
@@ -148,7 +169,13 @@ function RowActions({ item, props }: { item: TWorklistItem; props: WorklistTable
 function SortHeader({ column, props }: { column: TWorklistColumn; props: WorklistTableProps }) {
   const field = COLUMN_SORT_FIELDS[column];
   const text = COLUMN_LABELS[column];
-  if (!field) return <>{column === 'actions' ? <span className="sr-only">{text}</span> : text}</>;
+  if (column === 'actions') return <span className="sr-only">{text}</span>;
+  const label = (
+    <span className="line-clamp-2 leading-tight whitespace-normal" title={text}>
+      {text}
+    </span>
+  );
+  if (!field) return label;
   const active = props.sortBy === field;
   const Icon = !active ? ArrowUpDown : props.sortOrder === 'asc' ? ArrowUp : ArrowDown;
   const next: TSortOrder = active ? (props.sortOrder === 'asc' ? 'desc' : 'asc') : DEFAULT_SORT_ORDER;
@@ -156,18 +183,37 @@ function SortHeader({ column, props }: { column: TWorklistColumn; props: Worklis
     <button
       type="button"
       onClick={() => props.onSort(field, next)}
-      className={cn('-mx-1 inline-flex items-center gap-1 rounded px-1 hover:text-fg', active && 'text-fg')}
+      className={cn(
+        '-mx-1 inline-flex max-w-full items-center gap-1 rounded px-1 text-left hover:text-fg',
+        active && 'text-fg',
+      )}
     >
-      {text}
-      <Icon aria-hidden="true" className={cn('size-3', active ? 'text-accent' : 'text-fg-subtle')} />
+      {label}
+      <Icon aria-hidden="true" className={cn('size-3 shrink-0', active ? 'text-accent' : 'text-fg-subtle')} />
     </button>
   );
 }
 
-const CELL_WIDTH: Partial<Record<TWorklistColumn, string>> = {
+// A sticky cell covers what scrolls beneath it, so it paints the row's hover and selection itself:
+// the same colours as the row's translucent ones laid over the surface.
+const STICKY =
+  'sticky z-[1] bg-surface group-hover:bg-[color-mix(in_oklab,var(--color-surface-hover)_60%,var(--color-surface))] group-aria-selected:bg-[color-mix(in_oklab,var(--color-accent-soft)_60%,var(--color-surface))] group-aria-selected:group-hover:bg-accent-soft';
+
+const CELL_CLASS: Partial<Record<TWorklistColumn | 'select', string>> = {
+  // The checkbox and the patient stay in view when a narrow screen scrolls the table sideways.
+  select: cn(STICKY, 'left-0 pr-0'),
+  patient_name: cn(STICKY, 'left-9'),
   series_count: 'text-right',
   // Always reachable: the actions column sticks to the right edge when the table scrolls sideways.
-  actions: 'sticky right-0 w-16 border-l border-line bg-surface text-right',
+  actions: cn(STICKY, 'right-0 border-l border-line text-right'),
+};
+
+/** Header cells stick like their column; they keep the header's own background. */
+const HEADER_CLASS: Partial<Record<TWorklistColumn | 'select', string>> = {
+  select: 'sticky left-0 z-[1] bg-surface-raised pr-0',
+  patient_name: 'sticky left-9 z-[1] bg-surface-raised',
+  series_count: 'text-right',
+  actions: 'sticky right-0 z-[1] border-l border-line bg-surface-raised text-right',
 };
 
 /**
@@ -228,8 +274,18 @@ export function WorklistTable(props: WorklistTableProps) {
 
   return (
     <div className="relative overflow-x-auto rounded-lg border border-line bg-surface">
-      <table className="w-full border-collapse text-[12.5px]" aria-busy={props.busy}>
+      <table
+        className="w-full table-fixed border-collapse text-[12.5px]"
+        style={{ minWidth: tableMinWidth(columns) }}
+        aria-busy={props.busy}
+      >
         <caption className="sr-only">Worklist studies</caption>
+        <colgroup>
+          {(['select', ...columns] as const).map((column) => {
+            const width = COLUMN_WIDTHS[column];
+            return <col key={column} style={'fixed' in width ? { width: width.fixed } : undefined} />;
+          })}
+        </colgroup>
         <thead className="sticky top-0 z-10 bg-surface-raised">
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id} className="border-b border-line">
@@ -252,8 +308,7 @@ export function WorklistTable(props: WorklistTableProps) {
                     }
                     className={cn(
                       'h-9 px-2 text-left text-xs font-medium whitespace-nowrap text-fg-muted',
-                      column === 'select' ? 'w-9 pr-0' : CELL_WIDTH[column],
-                      column === 'actions' && 'bg-surface-raised',
+                      HEADER_CLASS[column],
                     )}
                   >
                     {column === 'select' ? (
@@ -273,7 +328,7 @@ export function WorklistTable(props: WorklistTableProps) {
               key={row.id}
               aria-selected={row.getIsSelected()}
               className={cn(
-                'border-b border-line last:border-b-0 hover:bg-surface-hover/60',
+                'group border-b border-line last:border-b-0 hover:bg-surface-hover/60',
                 row.getIsSelected() && 'bg-accent-soft/60 hover:bg-accent-soft',
               )}
             >
@@ -282,10 +337,7 @@ export function WorklistTable(props: WorklistTableProps) {
                 return (
                   <td
                     key={cell.id}
-                    className={cn(
-                      'h-10 px-2 py-1 whitespace-nowrap text-fg',
-                      column === 'select' ? 'w-9 pr-0' : CELL_WIDTH[column],
-                    )}
+                    className={cn('h-10 px-2 py-1 whitespace-nowrap text-fg', CELL_CLASS[column])}
                   >
                     {column === 'select'
                       ? flexRender(cell.column.columnDef.cell, cell.getContext())
