@@ -41,6 +41,16 @@ export const organisationApi = {
   /** PUT /user/organisation/{id}: report_style is sent as serialized JSON (spec §3). */
   saveReportStyle: (organisationId: string, style: TReportStyle): Promise<unknown> =>
     apiClient.put(`/user/organisation/${enc(organisationId)}`, { report_style: JSON.stringify(style) }),
+  /** PUT /user/organisation/{id}: the zone of every facility without its own. */
+  saveOrganisationTimeZone: (organisationId: string, timeZone: string): Promise<TOrganisationDetails> =>
+    apiClient.put(
+      `/user/organisation/${enc(organisationId)}`,
+      { time_zone: timeZone },
+      { parse: (data) => ZOrganisationDetails.parse(data) },
+    ),
+  /** PUT /user/facility/{id}: the facility's own zone, or null for the organisation's. */
+  saveFacilityTimeZone: (facilityId: string, timeZone: string | null): Promise<TFacilityDetails> =>
+    apiClient.put(`/user/facility/${enc(facilityId)}`, { time_zone: timeZone }, { parse: parseFacility }),
   facility: (facilityId: string, signal?: AbortSignal): Promise<TFacilityDetails> =>
     apiClient.get(`/user/facility/${enc(facilityId)}`, { signal, parse: parseFacility }),
   /** POST /user/facility/{id}/letterhead (multipart: enable_letterhead, header_file, footer_file). */

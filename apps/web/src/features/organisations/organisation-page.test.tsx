@@ -26,6 +26,7 @@ function organisation(style: TReportStyle | null = null): TOrganisationDetails {
     name: 'Demo Teleradiology',
     status: 'ACTIVE',
     report_style: style ? JSON.stringify(style) : null,
+    time_zone: 'Asia/Kolkata',
     all_facilities: [FACILITY],
     child_facility_ids: [],
   };
@@ -160,5 +161,28 @@ describe('organisation report style form', () => {
     await waitFor(() => expect(document.querySelector('[aria-label="Letterhead preview"]')).not.toBeNull());
     expect(document.querySelector('form[aria-label="Report style"]')).toBeNull();
     expect(document.querySelector('nav[aria-label="Organisation sections"]')).toBeNull();
+  });
+
+  it("sets the organisation's time zone and lets the facility use it", async () => {
+    signIn({ role: 'ADMIN' });
+    const api = organisationApi((request) =>
+      request.path === `/api/v1/user/organisation/${ORG_ID}`
+        ? { status: 200, body: { ...organisation(), time_zone: 'Europe/London' } }
+        : { status: 200, body: { ...facility, time_zone: null, updated_at: '2026-11-25T21:00:00.000Z' } },
+    );
+    await openPage();
+    const facilityZone = await waitFor(() =>
+      byLabel<HTMLSelectElement>(document.body, `Time zone of ${FACILITY.name}`),
+    );
+    expect(facilityZone.value).toBe('Asia/Kolkata');
+    await typeInto(byLabel<HTMLSelectElement>(document.body, 'Organisation time zone'), 'Europe/London');
+    await typeInto(facilityZone, '');
+    await click(byName<HTMLButtonElement>(document.body, 'button', 'Save time zone'));
+
+    await waitFor(() => expect(api.writes()).toHaveLength(2));
+    expect(api.writes().map((write) => [write.path, write.body])).toEqual([
+      [`/api/v1/user/organisation/${ORG_ID}`, { time_zone: 'Europe/London' }],
+      [`/api/v1/user/facility/${FACILITY.id}`, { time_zone: null }],
+    ]);
   });
 });

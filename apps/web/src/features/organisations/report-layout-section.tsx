@@ -12,6 +12,7 @@ import { LetterheadPreview } from './letterhead-preview.tsx';
 import { usePickedImages, useStoredImageUrl } from './object-urls.ts';
 import { organisationApi, organisationKeys } from './organisation-api.ts';
 import { ReportStyleForm } from './report-style-form.tsx';
+import { TimeZonePanel } from './time-zone-panel.tsx';
 import {
   draftOf,
   parseReportStyle,
@@ -136,6 +137,19 @@ export function ReportLayoutSection({ organisation, canEditStyle }: ReportLayout
             <LetterheadPanel key={facility.data.id} facility={facility.data} images={images} />
           )}
         </Card>
+        {facility.data ? (
+          <Card
+            title="Time zone"
+            description="The zone this facility's reports print their dates and times in."
+          >
+            <TimeZonePanel
+              key={`${facility.data.id} ${facility.data.updated_at} ${organisation.time_zone}`}
+              organisation={organisation}
+              facility={facility.data}
+              canEditOrganisation={canEditStyle}
+            />
+          </Card>
+        ) : null}
         {canEditStyle ? (
           <Card
             title="Report style"
