@@ -98,6 +98,7 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
     config,
     database: deps.database,
     log: app.log,
+    events,
     ...(deps.mailer ? { mailer: deps.mailer } : {}),
   });
   app.decorate('identity', identity);

@@ -10,6 +10,25 @@ import type { TUserRow } from './present-user.ts';
 /** The type of the in-app notification of an account under attack. */
 export const SIGN_IN_ATTACK_NOTIFICATION = 'account-sign-in-attack';
 
+/** Each stored notification reaches its user's open apps (realtime user-notification). */
+function announce(ctx: TAuthContext, created: (typeof notifications.$inferSelect)[]): void {
+  for (const row of created) {
+    if (!row.organisationId) continue;
+    ctx.events.emit('notification.created', {
+      organisationId: row.organisationId,
+      userId: row.userId,
+      notification: {
+        id: row.id,
+        type: row.type,
+        title: row.title,
+        body: row.body,
+        data: row.data,
+        created_at: row.createdAt.toISOString(),
+      },
+    });
+  }
+}
+
 /**
  * Claims the alert of an account for this window: true for the one caller that may send it, false
  * while an alert of the last `windowMinutes` stands. One statement, so concurrent callers (replicas,
@@ -58,19 +77,23 @@ export function alertAccountUnderAttack(
     const recipients = [...(user.status === 'ACTIVE' ? [user.id] : []), ...admins.map((admin) => admin.id)];
     const ip = origin.ip ?? 'unknown';
     if (recipients.length > 0) {
-      await ctx.db.insert(notifications).values(
-        recipients.map((userId) => ({
-          organisationId: user.organisationId,
-          userId,
-          type: SIGN_IN_ATTACK_NOTIFICATION,
-          title: 'Repeated failed sign-ins',
-          body:
-            userId === user.id
-              ? 'Someone has been entering wrong passwords for your account. Browsers you signed in with before are not affected; if it was not you, tell your administrator.'
-              : `Someone has been entering wrong passwords for ${user.email}. Sign-ins from unknown browsers are being slowed down.`,
-          data: { account_user_id: user.id, ip },
-        })),
-      );
+      const created = await ctx.db
+        .insert(notifications)
+        .values(
+          recipients.map((userId) => ({
+            organisationId: user.organisationId,
+            userId,
+            type: SIGN_IN_ATTACK_NOTIFICATION,
+            title: 'Repeated failed sign-ins',
+            body:
+              userId === user.id
+                ? 'Someone has been entering wrong passwords for your account. Browsers you signed in with before are not affected; if it was not you, tell your administrator.'
+                : `Someone has been entering wrong passwords for ${user.email}. Sign-ins from unknown browsers are being slowed down.`,
+            data: { account_user_id: user.id, ip },
+          })),
+        )
+        .returning();
+      announce(ctx, created);
     }
     await recordAuthEvent(ctx.db, {
       action: 'auth.account_under_attack',

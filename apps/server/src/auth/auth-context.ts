@@ -1,6 +1,7 @@
 import type { TPasswordPolicy } from '@ris/domain';
 import type { TAuthConfig } from '../config.ts';
 import type { TDb } from '../db/client.ts';
+import type { DomainEvents } from '../events/domain-events.ts';
 import type { DeferredMail } from '../integrations/mail/deferred-mail.ts';
 import type { DeviceCookies } from './device-cookies.ts';
 import type { IdTokens } from './id-tokens.ts';
@@ -21,6 +22,8 @@ export type TAuthContext = {
   devices: DeviceCookies;
   cache: RevocationCache;
   mail: DeferredMail;
+  /** Announces what the identity stored for others to see (notifications), after it is stored. */
+  events: DomainEvents;
   policy: TPasswordPolicy;
   /** An argon2id hash of a random password: unknown accounts cost the same time as known ones. */
   dummyPasswordHash(): Promise<string>;

@@ -145,8 +145,15 @@ describe('an account under attack', () => {
         .sort(),
     });
 
+    const announced: string[] = [];
+    const stop = server.app.events.on('notification.created', (event) => {
+      if (event.notification.type === SIGN_IN_ATTACK_NOTIFICATION) announced.push(event.userId);
+    });
     await attack();
+    stop();
     const once = await alerts();
+    // Each notification also reaches its user's open apps (realtime).
+    expect(announced.sort()).toEqual([user.id, admin.id].sort());
     expect(once.mails).toEqual([user.email, admin.email].sort());
     expect(once.notified).toEqual([user.id, admin.id].sort());
     expect(once.mails).not.toContain(otherOrgAdmin.email);

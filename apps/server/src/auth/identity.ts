@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TConfig } from '../config.ts';
 import type { TDatabase } from '../db/client.ts';
+import { DomainEvents } from '../events/domain-events.ts';
 import { DeferredMail } from '../integrations/mail/deferred-mail.ts';
 import { createMailer, type Mailer } from '../integrations/mail/mailer.ts';
 import type { TAuthContext } from './auth-context.ts';
@@ -37,6 +38,8 @@ export async function createIdentity(options: {
   database: TDatabase;
   log: TIdentityLogger;
   mailer?: Mailer;
+  /** Where notifications the identity creates (attack alerts) are announced after they are stored. */
+  events?: DomainEvents;
 }): Promise<Identity> {
   const { config, database, log } = options;
   const { auth } = config;
@@ -75,6 +78,7 @@ export async function createIdentity(options: {
       backoffMaxSeconds: auth.backoffMaxSeconds,
     }),
     devices: new DeviceCookies(secret.secret, auth.deviceCookieDays),
+    events: options.events ?? new DomainEvents(),
     cache,
     mail,
     policy: passwordPolicy(auth.passwordMinLength),
