@@ -8,6 +8,8 @@ import { useAuth } from '../../stores/auth-store.ts';
 import { tableSettingsOf, useSettings } from '../../stores/settings-store.ts';
 import { useOpenInViewer } from '../viewers/use-open-in-viewer.ts';
 import { PriorityBadge, StatusText } from '../worklist/worklist-cells.tsx';
+import { facilityTimeText, viewerTimeZone } from './facility-time.ts';
+import { useFacilityTimeZone } from './use-facility-time-zone.ts';
 
 export function formatDate(value: string | null, pattern: string): string | null {
   if (!value) return null;
@@ -20,15 +22,39 @@ function priorityText(tag: string): string {
   return tag.length <= 3 ? tag : label(tag);
 }
 
-function Fact({ term, value }: { term: string; value: string | null | undefined }) {
+function Fact({
+  term,
+  value,
+  detail,
+}: {
+  term: string;
+  value: string | null | undefined;
+  detail?: string | null;
+}) {
   return (
     <div className="min-w-0">
       <dt className="text-[11px] font-medium tracking-wide text-fg-subtle uppercase">{term}</dt>
       <dd className="truncate text-[13px] text-fg" title={value ?? undefined}>
         {value || <span className="text-fg-subtle">—</span>}
       </dd>
+      {detail ? (
+        <dd className="truncate text-[12px] text-fg-muted" title={detail}>
+          ({detail})
+        </dd>
+      ) : null}
     </div>
   );
+}
+
+/**
+ * The study's date in the viewer's local time and, where the facility's clock reads otherwise, the
+ * facility's time beneath it (e.g. "(facility 26 Nov, 02:28 IST)").
+ */
+function StudyDate({ item }: { item: TWorklistItem }) {
+  const zone = useFacilityTimeZone(item.facility_fk);
+  const when = item.datetime ? new Date(item.datetime) : null;
+  const detail = when && zone ? facilityTimeText(when, zone, viewerTimeZone()) : null;
+  return <Fact term="Study date" value={formatDate(item.datetime, 'dd MMM yyyy, HH:mm')} detail={detail} />;
 }
 
 /** Opens the study in the user's default viewer (worklist settings); needs the study's DICOM UID. */
@@ -92,7 +118,7 @@ export function StudyHeader({ item }: { item: TWorklistItem }) {
         <Fact term="Birth date" value={formatDate(item.patient_birth_date, 'dd MMM yyyy')} />
         <Fact term="Modality" value={item.modality} />
         <Fact term="Study" value={item.study} />
-        <Fact term="Study date" value={formatDate(item.datetime, 'dd MMM yyyy, HH:mm')} />
+        <StudyDate item={item} />
         <Fact term="Facility" value={item.facility} />
         <Fact term="Radiologist" value={item.last_assigned_user_display_name} />
         <Fact term="Referring physician" value={item.referring_physician} />
