@@ -3,10 +3,13 @@
 // a signature (documents/sample-report.ts) rendered as PDF and as DOCX,
 // after a warm-up (fonts read and parsed once per process, as in the server). Issue 6 targets:
 // PDF p50 ≤ 120 ms, DOCX p50 ≤ 30 ms.
-// Run: node apps/server/dist/bench/documents-bench.js  (after npm run build). Prints a table.
+// Then large reports (100k/300k/1M characters) through the render pool with a /healthz probe
+// (documents-bench-large.ts); BENCH_LARGE=0 skips them.
+// Run: node apps/server/dist/bench/documents-bench.js  (after npm run build). Prints tables.
 import { execFileSync } from 'node:child_process';
 import { renderReportDocx, renderReportPdf } from '../documents/index.ts';
 import { sampleReportInput } from '../documents/sample-report.ts';
+import { benchLargeReports } from './documents-bench-large.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 50);
 const WARM_UP = 5;
@@ -57,3 +60,5 @@ process.stdout.write('| File  | p50 ms | p95 ms | p99 ms |     size | p50 target
 process.stdout.write('| ----- | -----: | -----: | -----: | -------: | --------------- |\n');
 process.stdout.write(row('PDF', pdf, TARGET_PDF_P50_MS));
 process.stdout.write(row('DOCX', docx, TARGET_DOCX_P50_MS));
+
+if (process.env.BENCH_LARGE !== '0') await benchLargeReports();
