@@ -4,6 +4,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { PATHS } from '../../paths.ts';
 import { useAuth } from '../../stores/auth-store.ts';
 import { AuthShell } from './auth-shell.tsx';
+import type { LoginPageState } from './login-page.tsx';
 import { authSession } from './session.ts';
 
 /** Tokens already POSTed by this page load: a token is single-use, re-renders must not resend it. */
@@ -12,7 +13,7 @@ const consumedTokens = new Set<string>();
 /**
  * /login?email_link_token=…: the page, not the GET, signs in (POST /auth/email-link/sign-in), so a
  * mail scanner that fetches the link consumes nothing. Success lands on the login page's redirect;
- * failure shows the login toast and the plain sign-in form.
+ * failure shows the login toast and the plain sign-in form, with the refusal's notice if any.
  */
 export function EmailLinkSignIn({ token }: { token: string }) {
   const navigate = useNavigate();
@@ -22,7 +23,9 @@ export function EmailLinkSignIn({ token }: { token: string }) {
     if (initializing || consumedTokens.has(token)) return;
     consumedTokens.add(token);
     void authSession.signInWithEmailLink(token).then((outcome) => {
-      if (!outcome.ok) void navigate(PATHS.login, { replace: true });
+      if (outcome.ok) return;
+      const state: LoginPageState = outcome.notice ? { notice: outcome.notice } : {};
+      void navigate(PATHS.login, { replace: true, state });
     });
   }, [initializing, navigate, token]);
 

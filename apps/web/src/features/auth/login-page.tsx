@@ -21,6 +21,8 @@ import { TextLink } from './text-link.tsx';
 /** State other public screens pass to /login (sign-up hands over the new account's e-mail). */
 export interface LoginPageState extends LoginRedirectState {
   email?: string;
+  /** A refusal to keep showing (an e-mail link's account without an organisation). */
+  notice?: string;
 }
 
 /** Shown when asking for a sign-in link fails without a server message. */
@@ -46,13 +48,18 @@ export function LoginPage() {
   if (signedIn && !pending && !initializing) return <Navigate to={safeReturnPath(state.from)} replace />;
   if (emailLinkToken) return <EmailLinkSignIn token={emailLinkToken} />;
   if (initializing) return <LoadingOverlay fullScreen size="large" loadingText="Loading RIS…" />;
-  return <LoginForm defaultEmail={state.email} pending={pending} />;
+  return <LoginForm defaultEmail={state.email} initialNotice={state.notice} pending={pending} />;
 }
 
-function LoginForm({ defaultEmail, pending }: { defaultEmail: string | undefined; pending: boolean }) {
+function LoginForm(props: {
+  defaultEmail: string | undefined;
+  initialNotice: string | undefined;
+  pending: boolean;
+}) {
+  const { defaultEmail, pending } = props;
   const formRef = useRef<HTMLFormElement>(null);
   const [errors, setErrors] = useState<Errors<LoginField>>({});
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(props.initialNotice ?? null);
   const { config } = useAuthConfig();
   const emailLink = useMutation({
     mutationFn: (email: string) => authApi.requestEmailLink({ email }),
