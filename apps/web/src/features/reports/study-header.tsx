@@ -37,11 +37,7 @@ function Fact({
       <dd className="truncate text-[13px] text-fg" title={value ?? undefined}>
         {value || <span className="text-fg-subtle">—</span>}
       </dd>
-      {detail ? (
-        <dd className="truncate text-[12px] text-fg-muted" title={detail}>
-          ({detail})
-        </dd>
-      ) : null}
+      {detail ? <dd className="text-[12px] leading-snug text-fg-muted">({detail})</dd> : null}
     </div>
   );
 }
