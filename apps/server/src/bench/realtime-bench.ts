@@ -17,7 +17,7 @@ import { loadConfig } from '../config.ts';
 import { runMigrations } from '../db/migrate.ts';
 import { openDatabaseFast } from '../db/pglite-snapshot.ts';
 import { facilities, organisations, patients, studies, userFacilities, users } from '../db/schema/index.ts';
-import { presentWorklistRows, selectWorklistRows } from '../features/worklist/worklist.queries.ts';
+import { presentWorklistRows, selectWorklistRows } from '../features/studies/study.queries.ts';
 import { LocalDiskBlobStore } from '../files/local-disk-store.ts';
 import type { TClientsInput, TClientsToMain, TMainToClients } from './realtime-bench-clients.ts';
 

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { TDbOrTx } from '../db/client.ts';
 import { studies } from '../db/schema/index.ts';
 import type { DomainEvents } from '../events/domain-events.ts';
-import { presentWorklistRows, selectWorklistRows } from '../features/worklist/worklist.queries.ts';
+import { presentWorklistRows, selectWorklistRows } from '../features/studies/study.queries.ts';
 
 /** The wire item of a study, exactly as the worklist routes present (and publish) it. */
 export async function worklistItemOf(db: TDbOrTx, studyId: string): Promise<TWorklistItem> {

@@ -6,12 +6,12 @@ import { loadScope } from '../../access/scope.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
-import { authorizeWorklist } from '../worklist/worklist.policy.ts';
+import { authorizeWorklist } from '../studies/study.policy.ts';
 import { activateStudy, duplicateStudy } from './commands/activate-study.ts';
 import { createOrder, ORDER_FORM_LIMITS } from './commands/create-order.ts';
 import { parseFields, readForm, registerMultipart } from '../../http/multipart.ts';
 import { checkUploads } from '../../http/upload-checks.ts';
-import { presentAndPublish } from '../worklist/commands/publish.ts';
+import { presentAndPublish } from '../studies/commands/publish.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['worklist'];

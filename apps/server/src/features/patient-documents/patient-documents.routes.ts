@@ -9,7 +9,7 @@ import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { parseFields, readForm, registerMultipart } from '../../http/multipart.ts';
 import { sendStoredFile } from '../../http/send-stored-file.ts';
 import { checkUploads } from '../../http/upload-checks.ts';
-import { presentAndPublish } from '../worklist/commands/publish.ts';
+import { presentAndPublish } from '../studies/commands/publish.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
 import {
   attachPatientDocuments,

@@ -8,9 +8,9 @@ import type { BlobStore } from '../../files/blob-store.ts';
 import { storeFile } from '../../files/stored-files.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { TFormLimits, TUpload } from '../../http/multipart.ts';
-import { canWorklist } from '../worklist/worklist.policy.ts';
-import type { TWorklistRow } from '../worklist/worklist.presenter.ts';
-import { requireVisibleItem } from '../worklist/worklist.queries.ts';
+import { canWorklist } from '../studies/study.policy.ts';
+import type { TWorklistRow } from '../studies/study.presenter.ts';
+import { requireVisibleItem } from '../studies/study.queries.ts';
 import { MAX_PATIENT_DOCUMENT_BYTES } from '@ris/domain';
 
 /** Patient documents: PDF or raster images by content, at most MAX_PATIENT_DOCUMENT_BYTES each. */

@@ -15,9 +15,9 @@ import { inScopeFacilities, loadScope, type TScope } from '../../access/scope.ts
 import { patients } from '../../db/schema/index.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
-import { presentAndPublish } from '../worklist/commands/publish.ts';
+import { presentAndPublish } from '../studies/commands/publish.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
-import { canWorklist } from '../worklist/worklist.policy.ts';
+import { canWorklist } from '../studies/study.policy.ts';
 import { updatePatient, type TPatientRow } from './update-patient.ts';
 import { containsFolded, folded } from '../../db/text-search.ts';
 

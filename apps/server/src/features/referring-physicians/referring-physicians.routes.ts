@@ -15,7 +15,7 @@ import { referringPhysicians } from '../../db/schema/index.ts';
 import { containsFolded } from '../../db/text-search.ts';
 import { AppError } from '../../http/app-error.ts';
 import { errorHandler } from '../../http/error-handler.ts';
-import { canWorklist } from '../worklist/worklist.policy.ts';
+import { canWorklist } from '../studies/study.policy.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['referring-physicians'];

@@ -7,7 +7,7 @@ import type { TTx } from '../../db/client.ts';
 import { reports, reportSignatures, reportVersions } from '../../db/schema/index.ts';
 import { reportHtmlToText, sanitizeReportHtml } from '../../html/sanitize-report-html.ts';
 import { AppError } from '../../http/app-error.ts';
-import { applyTransition } from '../worklist/commands/study-status.ts';
+import { applyTransition } from '../studies/commands/study-status.ts';
 import { assertReportWritable, writeReportContent, type TWrittenReportContent } from './report-content.ts';
 import { authorizeReport, mayReadReport } from './report.policy.ts';
 import {

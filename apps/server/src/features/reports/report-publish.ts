@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { reports } from '../../db/schema/index.ts';
-import { presentAndPublish } from '../worklist/commands/publish.ts';
+import { presentAndPublish } from '../studies/commands/publish.ts';
 import type { TReportOutcome } from './report-commands.ts';
 import { publishReportContent } from './report-content.ts';
 import type { TReportRow } from './report.queries.ts';

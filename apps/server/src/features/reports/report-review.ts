@@ -9,7 +9,7 @@ import type { TTx } from '../../db/client.ts';
 import type { studies } from '../../db/schema/index.ts';
 import { reports, studyStatusHistory, users } from '../../db/schema/index.ts';
 import { AppError } from '../../http/app-error.ts';
-import { applyTransition } from '../worklist/commands/study-status.ts';
+import { applyTransition } from '../studies/commands/study-status.ts';
 import { insertNotifications, type TCreatedNotification } from '../notifications/create-notifications.ts';
 import { authorizeReport, mayReadReport } from './report.policy.ts';
 

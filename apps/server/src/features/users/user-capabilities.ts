@@ -4,7 +4,7 @@ import type { TUserCapabilities } from '@ris/domain';
 import type { TPrincipal } from '../../auth/principal.ts';
 import { canTag } from '../tags/tags.policy.ts';
 import { canTemplate } from '../templates/templates.policy.ts';
-import { canWorklist } from '../worklist/worklist.policy.ts';
+import { canWorklist } from '../studies/study.policy.ts';
 
 export function userCapabilities(principal: TPrincipal): TUserCapabilities {
   return {

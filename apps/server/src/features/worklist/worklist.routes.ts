@@ -9,11 +9,11 @@ import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { emitNotifications } from '../notifications/create-notifications.ts';
 import { publishReportStatus } from '../reports/report-publish.ts';
 import { bulkRoutes } from './commands/bulk.routes.ts';
-import { presentAndPublish } from './commands/publish.ts';
+import { presentAndPublish } from '../studies/commands/publish.ts';
 import { statusHistory } from './commands/status-history.ts';
 import { deleteStudy, updateStudy } from './commands/update-study.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
-import { presentWorklistRows, requireVisibleItem } from './worklist.queries.ts';
+import { presentWorklistRows, requireVisibleItem } from '../studies/study.queries.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['worklist'];
@@ -58,7 +58,7 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Change patient details, study details, priority or collaboration of an item; review hand-off',
         description:
-          'Each field needs its permission (see worklist.policy.ts). Patient fields correct the patient record, so every study of that patient changes with it. `status` IN_REVIEW submits the draft report for review (a transcriptionist or reporter; the assigned radiologist is notified); `status` DRAFTED returns it from review with `comment` (the assigned radiologist or an admin; the submitter is notified).',
+          'Each field needs its permission (see features/studies/study.policy.ts). Patient fields correct the patient record, so every study of that patient changes with it. `status` IN_REVIEW submits the draft report for review (a transcriptionist or reporter; the assigned radiologist is notified); `status` DRAFTED returns it from review with `comment` (the assigned radiologist or an admin; the submitter is notified).',
         params: z.object({ id: ZUuid }),
         body: ZUpdateWorklistBody,
         response: { 200: ZWorklistItem, ...ZErrorResponses },

@@ -5,11 +5,11 @@ import type { TTx } from '../../../db/client.ts';
 import { patientDocuments, studies } from '../../../db/schema/index.ts';
 import type { BlobStore } from '../../../files/blob-store.ts';
 import { AppError } from '../../../http/app-error.ts';
-import { authorizeWorklist } from '../../worklist/worklist.policy.ts';
-import { findVisibleStudy } from '../../worklist/worklist.queries.ts';
+import { authorizeWorklist } from '../../studies/study.policy.ts';
+import { findVisibleStudy } from '../../studies/study.queries.ts';
 import { attachDocuments, generateDicomUid } from './create-order.ts';
 import type { TUpload } from '../../../http/multipart.ts';
-import { applyTransition, recordCreation } from '../../worklist/commands/study-status.ts';
+import { applyTransition, recordCreation } from '../../studies/commands/study-status.ts';
 import type { TActivateFields } from '@ris/domain';
 
 /** The visible study, locked, or 404 naming worklist_id. */

@@ -9,7 +9,7 @@ import { storeFile } from '../../../files/stored-files.ts';
 import { AppError } from '../../../http/app-error.ts';
 import type { TFormLimits, TUpload } from '../../../http/multipart.ts';
 import { requireReferringPhysician } from '../../referring-physicians/referring-physicians.queries.ts';
-import { recordCreation } from '../../worklist/commands/study-status.ts';
+import { recordCreation } from '../../studies/commands/study-status.ts';
 import type { TCreateOrderFields } from '@ris/domain';
 
 /** A new DICOM UID under the UUID root: '2.25.' + the UUID read as one unsigned integer. */

@@ -4,9 +4,9 @@ import type { TTx } from '../../../db/client.ts';
 import { studies, userFacilities, users } from '../../../db/schema/index.ts';
 import { AppError } from '../../../http/app-error.ts';
 import { insertNotifications, type TCreatedNotification } from '../../notifications/create-notifications.ts';
-import { canWorklist } from '../worklist.policy.ts';
+import { canWorklist } from '../../studies/study.policy.ts';
 import { lockVisibleStudies, type TBulkResult, type TLockedStudy } from './bulk.ts';
-import { applyTransition } from './study-status.ts';
+import { applyTransition } from '../../studies/commands/study-status.ts';
 
 /** The radiologist to assign: ACTIVE, role RADIOLOGIST, same organisation (else 404 naming the field). */
 async function loadAssignee(tx: TTx, scope: TScope, userId: string) {

@@ -10,7 +10,7 @@ import { emitNotifications } from '../../notifications/create-notifications.ts';
 import { assignRadiologist, unassignRadiologist } from './assign-radiologist.ts';
 import type { TBulkResult } from './bulk.ts';
 import { setPriorityTag } from './priority-tags.ts';
-import { presentAndPublish } from './publish.ts';
+import { presentAndPublish } from '../../studies/commands/publish.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['worklist'];

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { TScope } from '../../../access/scope.ts';
 import type { TTx } from '../../../db/client.ts';
 import { studies } from '../../../db/schema/index.ts';
-import { canWorklist } from '../worklist.policy.ts';
+import { canWorklist } from '../../studies/study.policy.ts';
 import { lockVisibleStudies, type TBulkResult } from './bulk.ts';
 
 /**

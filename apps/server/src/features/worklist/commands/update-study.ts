@@ -6,11 +6,11 @@ import { patients, studies } from '../../../db/schema/index.ts';
 import { AppError } from '../../../http/app-error.ts';
 import { updatePatient } from '../../patients/update-patient.ts';
 import { applyReviewTransition } from '../../reports/report-review.ts';
-import { canWorklist, type TWorklistAction } from '../worklist.policy.ts';
-import { requireVisibleItem } from '../worklist.queries.ts';
+import { canWorklist, type TWorklistAction } from '../../studies/study.policy.ts';
+import { requireVisibleItem } from '../../studies/study.queries.ts';
 import { requireReferringPhysician } from '../../referring-physicians/referring-physicians.queries.ts';
 import type { TCreatedNotification } from '../../notifications/create-notifications.ts';
-import { applyTransition } from './study-status.ts';
+import { applyTransition } from '../../studies/commands/study-status.ts';
 
 /** Which permission each field of PUT /worklist/{id} needs. */
 const FIELD_ACTIONS = {

@@ -12,7 +12,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
 import type { TWindowEdges } from './worklist-count-cache.ts';
 import { worklistWhere, type TWorklistCriteria } from './worklist-criteria.ts';
-import { PATIENT_DOCUMENTS_JSON, WORKLIST_ITEM_JSON_COLUMNS } from '../worklist.presenter.ts';
+import { PATIENT_DOCUMENTS_JSON, WORKLIST_ITEM_JSON_COLUMNS } from '../../studies/study.presenter.ts';
 import { hotRows, type TPlanMode } from './worklist-sql.ts';
 
 /** The column behind each sort_by value (the whitelist is WORKLIST_SORT_FIELDS), as SQL text. */
@@ -87,7 +87,7 @@ export type TWorklistListResult = {
  * One page of the worklist and the total as the response's JSON text, in one statement: the page
  * (WHERE, ORDER BY, LIMIT on studies) is joined to its facility, assignee and documents and each
  * item is built as JSON by PostgreSQL, so Node neither maps rows nor validates them again (the
- * shape is TWorklistItem's: WORKLIST_ITEM_JSON_COLUMNS in worklist.presenter.ts, beside presentWorklistItem). The count is
+ * shape is TWorklistItem's: WORKLIST_ITEM_JSON_COLUMNS in studies/study.presenter.ts, beside presentWorklistItem). The count is
  * an uncorrelated scalar subquery (run once, index-only where the indexes allow), left out when the
  * caller knows the total (`options.total`, from the count cache); `options.edges` adds the window
  * edges the cache keeps with a total. Ties (and nulls: first when descending, last when ascending,

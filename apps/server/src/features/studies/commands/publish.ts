@@ -4,7 +4,7 @@ import { inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { TDbOrTx } from '../../../db/client.ts';
 import { studies } from '../../../db/schema/index.ts';
-import { presentWorklistRows, selectWorklistRows } from '../worklist.queries.ts';
+import { presentWorklistRows, selectWorklistRows } from '../study.queries.ts';
 
 /**
  * Items by id, in the order given. Not scoped: only for ids a command has just loaded through the

@@ -4,7 +4,7 @@ import type { TStudyStatus } from '@ris/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
 import { reports, studies, studyStatusHistory } from '../../../db/schema/index.ts';
-import { transition, type TStudyEvent, type TTransitionResult } from '../worklist.transitions.ts';
+import { transition, type TStudyEvent, type TTransitionResult } from '../study-transitions.ts';
 
 type TStudyUpdate = Partial<typeof studies.$inferInsert>;
 

@@ -11,7 +11,7 @@ import {
   worklistItemColumns,
   type TPatientDocumentWire,
   type TWorklistRow,
-} from './worklist.presenter.ts';
+} from './study.presenter.ts';
 
 /** A select of worklist rows; callers add WHERE (always visibleStudies), ORDER BY and LIMIT. */
 export function selectWorklistRows(db: TDbOrTx) {

@@ -1,6 +1,6 @@
 import { STUDY_STATUSES, type TStudyStatus } from '@ris/domain';
 import { describe, expect, it } from 'vitest';
-import { STUDY_TRANSITIONS, transition, type TStudyEvent } from './worklist.transitions.ts';
+import { STUDY_TRANSITIONS, transition, type TStudyEvent } from './study-transitions.ts';
 
 const allowed: [TStudyStatus, TStudyEvent, TStudyStatus][] = [
   ['ORDERED', 'activate', 'TO_READ'],

@@ -3,9 +3,9 @@
 //  - from Drizzle rows (worklistItemColumns → presentWorklistItem): a command's result, a realtime
 //    event, a single item;
 //  - by PostgreSQL itself (WORKLIST_ITEM_JSON_COLUMNS, turned into JSON by row_to_json): the list page,
-//    so Node neither maps nor validates its rows (list/worklist-list.queries.ts).
+//    so Node neither maps nor validates its rows (features/worklist/list/worklist-list.queries.ts).
 // Both are typed against TWorklistItem's keys, so a field added to the domain schema fails to compile
-// until it is added here. The queries that read them live in worklist.queries.ts.
+// until it is added here. The queries that read them live in study.queries.ts.
 import type { TWorklistItem } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { facilities, studies, users } from '../../db/schema/index.ts';
