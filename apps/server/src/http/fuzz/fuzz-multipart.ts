@@ -1,0 +1,122 @@
+// Multipart bodies of the API fuzz suite: forms with valid-looking and hostile fields and files,
+// and forms that are broken (no boundary, cut off, a boundary that never appears, odd field names).
+import { crc32 } from 'node:zlib';
+import { HOSTILE_VALUES, type TRandom, type TSchema, type TValueContext, valueFor } from './fuzz-inputs.ts';
+
+const BOUNDARY = 'fuzz-boundary-7MA4YWxkTrZu0gW';
+
+/** Text fields the multipart routes read (their forms have no body schema in the OpenAPI document). */
+const FIELD_NAMES = [
+  'worklist_id',
+  'by_user_id',
+  'patient_name',
+  'patient_id',
+  'modality',
+  'facility_fk',
+  'datetime',
+  'series_count',
+  'filenames',
+  'filenames[]',
+  'enable_letterhead',
+  'user_id',
+  'user_name',
+  'email',
+  'message',
+  '__proto__',
+  'constructor',
+];
+const FILE_FIELDS = ['files', 'files[]', 'upload_files', 'header_file', 'footer_file', 'other', '__proto__'];
+
+function png(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+const FILES: readonly (() => Buffer)[] = [
+  () => png(20, 20),
+  () => png(60_000, 60_000),
+  () => png(0, 0),
+  () => Buffer.from('%PDF-1.4\n%fuzz\n'),
+  () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'),
+  () => Buffer.alloc(0),
+  () => Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]),
+  () => Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7919) % 256)),
+];
+
+const asText = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+
+export function multipartRequest(
+  random: TRandom,
+  schema: TSchema | undefined,
+  ctx: TValueContext,
+): { headers: Record<string, string>; body: Buffer; note: string } {
+  const parts: Buffer[] = [];
+  const names = Object.keys(schema?.properties ?? {});
+  const fieldCount = random.int(6);
+  for (let i = 0; i < fieldCount; i++) {
+    const name = random.pick(names.length && random.chance(0.5) ? names : FIELD_NAMES);
+    const value = random.chance(0.6)
+      ? asText(valueFor(schema?.properties?.[name] ?? { format: random.pick(['uuid', 'email', '']) }, ctx))
+      : asText(random.pick(HOSTILE_VALUES)).slice(0, 70_000);
+    parts.push(
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
+  }
+  const fileCount = random.int(3);
+  for (let i = 0; i < fileCount; i++) {
+    const field = random.pick(FILE_FIELDS);
+    const filename = random.pick(['a.png', '', '../../x.pdf', '😀\u0000.jpg', 'x'.repeat(600)]);
+    parts.push(
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n` +
+          `Content-Type: ${random.pick(['image/png', 'application/pdf', 'application/json', 'text/html'])}\r\n\r\n`,
+      ),
+      random.pick(FILES)(),
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${BOUNDARY}--\r\n`));
+  const whole = Buffer.concat(parts);
+  const shape = random.int(10);
+  if (shape === 0) {
+    return {
+      headers: { 'content-type': 'multipart/form-data' },
+      body: whole,
+      note: 'multipart without boundary',
+    };
+  }
+  if (shape === 1) {
+    return {
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      body: whole.subarray(0, Math.max(1, random.int(whole.length))),
+      note: 'multipart cut off',
+    };
+  }
+  if (shape === 2) {
+    return {
+      headers: { 'content-type': 'multipart/form-data; boundary=never-appears' },
+      body: whole,
+      note: 'multipart with a boundary that never appears',
+    };
+  }
+  return {
+    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    body: whole,
+    note: `multipart of ${fieldCount} fields and ${fileCount} files`,
+  };
+}
