@@ -86,6 +86,9 @@ export async function benchLargeReports(): Promise<void> {
     );
   };
   try {
+    // Baseline: the probe with nothing rendering (on a busy machine its latency is not zero either).
+    const idle = new Promise<Buffer>((resolve) => setTimeout(() => resolve(Buffer.alloc(0)), 3_000));
+    row('nothing (baseline, 3 s)', 0, await probed(healthz.url, () => idle));
     // Warm-up: the pool's workers start and parse their fonts.
     await Promise.all([
       pool.render('pdf', inputOf(1_000, 'paragraphs')),
