@@ -70,10 +70,9 @@ export class RenderPool extends EventEmitter<TRenderPoolEvents> {
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     } catch (error) {
       if (signal.aborted) {
-        throw new DocumentRenderError(
-          'TIMEOUT',
-          `The document could not be rendered within ${Math.round(this.settings.timeoutMs / 1000)} s`,
-        );
+        const { timeoutMs } = this.settings;
+        const budget = timeoutMs < 1_000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1_000)} s`;
+        throw new DocumentRenderError('TIMEOUT', `The document could not be rendered within ${budget}`);
       }
       if (isOutOfMemory(error)) {
         throw new DocumentRenderError('MEMORY', 'The document needs more memory to render than allowed');
