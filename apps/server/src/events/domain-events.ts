@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { TReportStatus, TWorklistItem } from '@ris/domain';
+import type { TReportStatus, TWorklistItemFacts } from '@ris/domain';
 
 /**
  * What happened, announced in-process AFTER the transaction committed. Routes emit; the realtime
@@ -7,7 +7,7 @@ import type { TReportStatus, TWorklistItem } from '@ris/domain';
  * features never know about sockets.
  */
 export type TDomainEventMap = {
-  'worklist.item.changed': { organisationId: string; item: TWorklistItem };
+  'worklist.item.changed': { organisationId: string; item: TWorklistItemFacts };
   'worklist.item.deleted': { organisationId: string; id: string; facilityId: string };
   'notification.created': {
     organisationId: string;

@@ -1,6 +1,6 @@
 // Realtime test data: worklist items as the routes publish them, and marker notifications.
 import { randomUUID } from 'node:crypto';
-import type { TWorklistItem } from '@ris/domain';
+import type { TWorklistItemFacts } from '@ris/domain';
 import { eq } from 'drizzle-orm';
 import type { TDbOrTx } from '../db/client.ts';
 import { studies } from '../db/schema/index.ts';
@@ -8,7 +8,7 @@ import type { DomainEvents } from '../events/domain-events.ts';
 import { presentWorklistRows, selectWorklistRows } from '../features/studies/study.queries.ts';
 
 /** The wire item of a study, exactly as the worklist routes present (and publish) it. */
-export async function worklistItemOf(db: TDbOrTx, studyId: string): Promise<TWorklistItem> {
+export async function worklistItemOf(db: TDbOrTx, studyId: string): Promise<TWorklistItemFacts> {
   const rows = await selectWorklistRows(db).where(eq(studies.id, studyId));
   const [item] = await presentWorklistRows(db, rows);
   if (!item) throw new Error(`no study ${studyId}`);

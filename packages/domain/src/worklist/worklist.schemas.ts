@@ -72,8 +72,57 @@ export const ZPatientDocument = z.object({
   created_at: z.iso.datetime({ offset: true }),
 });
 
-/** One worklist item: what the worklist columns show (spec §2) plus what the screens need. */
-export const ZWorklistItem = z.object({
+/**
+ * What the caller may do with a worklist item now: the server's worklist policy (worklist.policy.ts
+ * canWorklist; keys are its actions in snake_case) together with the study's state, and
+ * `write_report` from the report policy (canReport edit on a study whose report may be written). The
+ * web offers exactly these; the server still checks every request.
+ */
+export const ZWorklistItemAbilities = z
+  .object({
+    /** POST /worklist/activate (an ORDERED study). */
+    activate: z.boolean(),
+    /** POST /worklist/duplicate. */
+    duplicate: z.boolean(),
+    /** PUT /worklist/{id} with patient and study details. */
+    edit_details: z.boolean(),
+    /** PUT /worklist/{id} priority_tag, PUT /worklist/assign|unassign/priority-tag. */
+    set_priority: z.boolean(),
+    /** PUT /worklist/{id} collaboration_enabled. */
+    toggle_collaboration: z.boolean(),
+    /** PUT /worklist/assign/radiologist with any radiologist. */
+    assign_anyone: z.boolean(),
+    /** PUT /worklist/assign/radiologist with oneself. */
+    assign_self: z.boolean(),
+    /** PUT /worklist/unassign/radiologist (refused later if the report has content). */
+    unassign: z.boolean(),
+    /** DELETE /worklist/{id}. */
+    delete: z.boolean(),
+    /** Create and write the study's report (POST /worklist/report). */
+    write_report: z.boolean(),
+  })
+  .describe("The caller's abilities on this worklist item (computed by the server's worklist policy)");
+export type TWorklistItemAbilities = z.infer<typeof ZWorklistItemAbilities>;
+
+/** Nothing allowed (an item whose abilities are not known yet). */
+export const NO_WORKLIST_ITEM_ABILITIES: Readonly<TWorklistItemAbilities> = Object.freeze({
+  activate: false,
+  duplicate: false,
+  edit_details: false,
+  set_priority: false,
+  toggle_collaboration: false,
+  assign_anyone: false,
+  assign_self: false,
+  unassign: false,
+  delete: false,
+  write_report: false,
+});
+
+/**
+ * The facts of one worklist item: what the worklist columns show (spec §2) plus what the screens
+ * need. Realtime messages carry these (one message for every listener, so no one's abilities).
+ */
+export const ZWorklistItemFacts = z.object({
   id: ZUuid,
   facility_fk: ZUuid,
   facility: z.string(),
@@ -104,6 +153,10 @@ export const ZWorklistItem = z.object({
   created_at: z.iso.datetime({ offset: true }),
   updated_at: z.iso.datetime({ offset: true }),
 });
+export type TWorklistItemFacts = z.infer<typeof ZWorklistItemFacts>;
+
+/** One worklist item as the API answers it: its facts and what the caller may do with it. */
+export const ZWorklistItem = ZWorklistItemFacts.extend({ abilities: ZWorklistItemAbilities });
 export type TWorklistItem = z.infer<typeof ZWorklistItem>;
 
 export const ZWorklistListResponse = ZPagination.extend({ items: z.array(ZWorklistItem) });

@@ -2,7 +2,7 @@ import { ZActivateFields, ZCreateOrderFields, ZDuplicateFields, ZWorklistItem } 
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
-import { loadScope } from '../../access/scope.ts';
+import { loadScope, type TScope } from '../../access/scope.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
@@ -35,8 +35,8 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     return { fields, files: form.files };
   }
 
-  async function finish(organisationId: string, id: string) {
-    const [item] = await presentAndPublish(app, organisationId, [id]);
+  async function finish(scope: TScope, id: string) {
+    const [item] = await presentAndPublish(app, scope, [id]);
     if (!item) throw AppError.notFound('Worklist item');
     return item;
   }
@@ -59,7 +59,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       const { fields, files } = await readChecked(request, ZCreateOrderFields);
       assertActingAs(scope.principal, fields.by_user_id);
       const id = await db.transaction((tx) => createOrder(tx, app.deps.blobs, { scope, fields, files }));
-      return reply.status(201).send(await finish(scope.organisationId, id));
+      return reply.status(201).send(await finish(scope, id));
     },
   );
 
@@ -80,7 +80,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       const { fields, files } = await readChecked(request, ZActivateFields);
       assertActingAs(scope.principal, fields.by_user_id);
       const id = await db.transaction((tx) => activateStudy(tx, app.deps.blobs, { scope, fields, files }));
-      return finish(scope.organisationId, id);
+      return finish(scope, id);
     },
   );
 
@@ -101,7 +101,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       const { fields } = await readChecked(request, ZDuplicateFields);
       assertActingAs(scope.principal, fields.by_user_id);
       const id = await db.transaction((tx) => duplicateStudy(tx, { scope, worklistId: fields.worklist_id }));
-      return reply.status(201).send(await finish(scope.organisationId, id));
+      return reply.status(201).send(await finish(scope, id));
     },
   );
 };

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
-import { loadScope } from '../../access/scope.ts';
+import { loadScope, type TScope } from '../../access/scope.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { parseFields, readForm, registerMultipart } from '../../http/multipart.ts';
@@ -49,8 +49,8 @@ export const patientDocumentRoutes: FastifyPluginAsyncZod = async (app) => {
     return { scope, form };
   }
 
-  async function finish(organisationId: string, id: string) {
-    const [item] = await presentAndPublish(app, organisationId, [id]);
+  async function finish(scope: TScope, id: string) {
+    const [item] = await presentAndPublish(app, scope, [id]);
     if (!item) throw AppError.notFound('Worklist item');
     return item;
   }
@@ -76,7 +76,7 @@ export const patientDocumentRoutes: FastifyPluginAsyncZod = async (app) => {
       const id = await db.transaction((tx) =>
         attachPatientDocuments(tx, blobs, { scope, studyId: request.params.id, files: form.files }),
       );
-      return reply.status(201).send(await finish(scope.organisationId, id));
+      return reply.status(201).send(await finish(scope, id));
     },
   );
 
@@ -110,7 +110,7 @@ export const patientDocumentRoutes: FastifyPluginAsyncZod = async (app) => {
           files: form.files,
         }),
       );
-      return finish(scope.organisationId, id);
+      return finish(scope, id);
     },
   );
 

@@ -15,7 +15,7 @@ import { inScopeFacilities, loadScope, type TScope } from '../../access/scope.ts
 import { patients } from '../../db/schema/index.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
-import { presentAndPublish } from '../studies/commands/publish.ts';
+import { publishStudies } from '../studies/commands/publish.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
 import { canWorklist } from '../studies/study.policy.ts';
 import { updatePatient, type TPatientRow } from './update-patient.ts';
@@ -139,7 +139,7 @@ export const patientRoutes: FastifyPluginAsyncZod = async (app) => {
         const [updated] = await tx.select().from(patients).where(eq(patients.id, row.id));
         return { patient: updated ?? row, studyIds: ids };
       });
-      await presentAndPublish(app, scope.organisationId, studyIds);
+      await publishStudies(app, scope.organisationId, studyIds);
       return presentPatient(patient);
     },
   );

@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { reports } from '../../db/schema/index.ts';
-import { presentAndPublish } from '../studies/commands/publish.ts';
+import { publishStudies } from '../studies/commands/publish.ts';
 import type { TReportOutcome } from './report-commands.ts';
 import { publishReportContent } from './report-content.ts';
 import type { TReportRow } from './report.queries.ts';
@@ -23,7 +23,7 @@ export async function publishReportOutcome(app: FastifyInstance, outcome: TRepor
   if (outcome.written) publishReportContent(app.events, outcome.written);
   if (outcome.statusChanged) emitStatus(app, outcome.report);
   if (outcome.studyChanged) {
-    await presentAndPublish(app, outcome.organisationId, [outcome.report.studyId]);
+    await publishStudies(app, outcome.organisationId, [outcome.report.studyId]);
   }
 }
 

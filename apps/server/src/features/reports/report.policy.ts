@@ -6,6 +6,7 @@ import { deletedStudyHidden, mayReadReportOf } from '../../access/studies-scope.
 import type { TScope } from '../../access/scope.ts';
 import type { TPrincipal } from '../../auth/principal.ts';
 import { AppError } from '../../http/app-error.ts';
+import { canWorklist } from '../studies/study.policy.ts';
 import { REPORT_WRITABLE_STUDY_STATUSES } from './report-content.ts';
 
 /** The facts of a (visible) study that decide access to its report. */
@@ -44,10 +45,8 @@ const isAssignee = (principal: TPrincipal, study: TReportStudyFacts) =>
  */
 export function canReport(principal: TPrincipal, action: TReportAction, study: TReportStudyFacts): boolean {
   const admin = principal.role === 'ADMIN';
-  const editor =
-    admin ||
-    isAssignee(principal, study) ||
-    (principal.role === 'TRANSCRIPTIONIST' && study.collaborationEnabled);
+  // Who writes a study's report is the study's rule (its item carries it as write_report).
+  const editor = canWorklist(principal, 'write-report', study);
   switch (action) {
     case 'edit':
       return editor;

@@ -14,9 +14,14 @@ export type TWorklistAction =
   | 'assign-anyone'
   | 'assign-self'
   | 'unassign'
-  | 'delete';
+  | 'delete'
+  | 'write-report';
 
-type TStudyFacts = { status: TStudyStatus; lastAssignedUserId: string | null };
+type TStudyFacts = {
+  status: TStudyStatus;
+  lastAssignedUserId: string | null;
+  collaborationEnabled?: boolean;
+};
 
 /** Roles that run the front desk of a facility: create, activate, duplicate and correct orders. */
 const ORDER_DESK = ['ADMIN', 'FACILITY_ADMIN', 'TRANSCRIPTIONIST'] as const;
@@ -35,6 +40,8 @@ const isOneOf = (role: TPrincipal['role'], roles: readonly string[]) => role !==
  * - assign-anyone: ADMIN and FACILITY_ADMIN; assign-self: a RADIOLOGIST claiming an unassigned study.
  * - unassign: ADMIN, FACILITY_ADMIN and the assigned radiologist (handing work back).
  * - delete: ADMIN only (soft delete to DELETED).
+ * - write-report: ADMIN, the RADIOLOGIST the study is assigned to, and TRANSCRIPTIONISTs while the
+ *   study's collaboration is on (reports/report.policy.ts asks this for its 'edit').
  * Referring physicians only read what they referred.
  */
 export function canWorklist(principal: TPrincipal, action: TWorklistAction, study?: TStudyFacts): boolean {
@@ -61,6 +68,12 @@ export function canWorklist(principal: TPrincipal, action: TWorklistAction, stud
       return isOneOf(role, DISPATCHERS) || (role === 'RADIOLOGIST' && isAssignee);
     case 'delete':
       return role === 'ADMIN';
+    case 'write-report':
+      return (
+        role === 'ADMIN' ||
+        (role === 'RADIOLOGIST' && isAssignee) ||
+        (role === 'TRANSCRIPTIONIST' && study?.collaborationEnabled === true)
+      );
   }
 }
 

@@ -6,9 +6,11 @@
 //    so Node neither maps nor validates its rows (features/worklist/list/worklist-list.queries.ts).
 // Both are typed against TWorklistItem's keys, so a field added to the domain schema fails to compile
 // until it is added here. The queries that read them live in study.queries.ts.
-import type { TWorklistItem } from '@ris/domain';
+import type { TStudyStatus, TWorklistItem, TWorklistItemFacts } from '@ris/domain';
 import { sql } from 'drizzle-orm';
+import type { TPrincipal } from '../../auth/principal.ts';
 import { facilities, studies, users } from '../../db/schema/index.ts';
+import { studyAbilities } from './study-abilities.ts';
 
 /** The columns a worklist item needs: the study plus two small joins (facility name, assignee name). */
 export const worklistItemColumns = {
@@ -44,7 +46,11 @@ export function presentPatientDocument(row: TPatientDocumentRow): TPatientDocume
   };
 }
 
-export function presentWorklistItem(row: TWorklistRow, documents: TPatientDocumentWire[]): TWorklistItem {
+/** The item's facts (what realtime messages carry: one message for every listener). */
+export function presentWorklistItem(
+  row: TWorklistRow,
+  documents: TPatientDocumentWire[],
+): TWorklistItemFacts {
   const s = row.study;
   return {
     id: s.id,
@@ -75,6 +81,16 @@ export function presentWorklistItem(row: TWorklistRow, documents: TPatientDocume
     created_at: s.createdAt.toISOString(),
     updated_at: s.updatedAt.toISOString(),
   };
+}
+
+/** The item as one caller receives it: its facts and what they may do with it (study-abilities.ts). */
+export function withAbilities(item: TWorklistItemFacts, principal: TPrincipal): TWorklistItem {
+  const facts = {
+    status: item.status,
+    lastAssignedUserId: item.last_assigned_user_fk,
+    collaborationEnabled: item.collaboration_enabled,
+  };
+  return { ...item, abilities: studyAbilities(principal, facts) };
 }
 
 /** A timestamptz as Date.toISOString() writes it (UTC, milliseconds truncated as the drivers do). */
@@ -118,7 +134,36 @@ const WORKLIST_ITEM_SQL = {
   patient_documents: `coalesce(d.documents, '[]'::json)`,
   created_at: isoText('s.created_at'),
   updated_at: isoText('s.updated_at'),
+  // A placeholder with the facts the abilities depend on, "STATUS|assignee id|true": the page is
+  // cached for everyone who sees it, so each caller's abilities are put in by withListAbilities.
+  abilities: `s.status::text || '|' || coalesce(s.last_assigned_user_id::text, '') || '|' || s.collaboration_enabled::text`,
 } satisfies Record<keyof TWorklistItem, string>;
+
+const ABILITIES_PLACEHOLDER = /"abilities":"([A-Z_]+)\|([0-9a-f-]*)\|(true|false)"/g;
+
+/**
+ * A list page's JSON text (built by PostgreSQL, cached for everyone) with the caller's abilities in
+ * place of each item's placeholder: one pass over the text, one policy answer per distinct facts.
+ */
+export function withListAbilities(body: string, principal: TPrincipal): string {
+  const known = new Map<string, string>();
+  return body.replace(
+    ABILITIES_PLACEHOLDER,
+    (placeholder: string, status: string, assignee: string, collab: string) => {
+      let json = known.get(placeholder);
+      if (json === undefined) {
+        const facts = {
+          status: status as TStudyStatus,
+          lastAssignedUserId: assignee === '' ? null : assignee,
+          collaborationEnabled: collab === 'true',
+        };
+        json = `"abilities":${JSON.stringify(studyAbilities(principal, facts))}`;
+        known.set(placeholder, json);
+      }
+      return json;
+    },
+  );
+}
 
 const selectList = (fields: Record<string, string>) =>
   Object.entries(fields)

@@ -1,4 +1,4 @@
-import type { TWorklistItem } from '@ris/domain';
+import type { TWorklistItemFacts } from '@ris/domain';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { deletedStudyHidden, visibleStudies } from '../../access/studies-scope.ts';
 import type { TScope } from '../../access/scope.ts';
@@ -79,7 +79,7 @@ export async function loadPatientDocuments(
 }
 
 /** Rows → wire items, loading their documents in one query. */
-export async function presentWorklistRows(db: TDbOrTx, rows: TWorklistRow[]): Promise<TWorklistItem[]> {
+export async function presentWorklistRows(db: TDbOrTx, rows: TWorklistRow[]): Promise<TWorklistItemFacts[]> {
   const documents = await loadPatientDocuments(
     db,
     rows.map((row) => row.study.id),

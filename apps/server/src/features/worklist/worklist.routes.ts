@@ -13,6 +13,7 @@ import { presentAndPublish } from '../studies/commands/publish.ts';
 import { statusHistory } from './commands/status-history.ts';
 import { deleteStudy, updateStudy } from './commands/update-study.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
+import { withAbilities } from '../studies/study.presenter.ts';
 import { presentWorklistRows, requireVisibleItem } from '../studies/study.queries.ts';
 
 const security = [{ bearerAuth: [] }];
@@ -45,7 +46,7 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await loadVisible(request, request.params.id);
       const [item] = await presentWorklistRows(db, [row]);
       if (!item) throw AppError.notFound('Worklist item');
-      return item;
+      return withAbilities(item, requirePrincipal(request));
     },
   );
 
@@ -73,7 +74,7 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
       const result = await db.transaction((tx) =>
         updateStudy(tx, { scope, id: request.params.id, body: request.body }),
       );
-      const [item] = await presentAndPublish(app, scope.organisationId, result.ids);
+      const [item] = await presentAndPublish(app, scope, result.ids);
       if (result.reportId) await publishReportStatus(app, result.reportId);
       emitNotifications(app.events, scope.organisationId, result.notifications);
       if (!item) throw AppError.notFound('Worklist item');
@@ -98,7 +99,7 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
       const scope = await scopeOf(request);
       assertActingAs(scope.principal, request.body?.by_user_id ?? request.query.by_user_id);
       const id = await db.transaction((tx) => deleteStudy(tx, { scope, id: request.params.id }));
-      const [item] = await presentAndPublish(app, scope.organisationId, [id]);
+      const [item] = await presentAndPublish(app, scope, [id]);
       if (!item) throw AppError.notFound('Worklist item');
       return item;
     },

@@ -12,14 +12,14 @@ import { notify } from '../../stores/app-store.ts';
 import { ReportOutputActions } from '../report-output/report-output-actions.tsx';
 import { worklistKeys } from '../worklist/worklist-api.ts';
 import type { TCollabSession } from './collab/collab-session.ts';
-import type { TReportPermissions } from './report-permissions.ts';
+import type { TReportActions } from './offered-actions.ts';
 import { reportKeys, reportsApi, type TStudyChange } from './reports-api.ts';
 
 export interface ReportActionsProps {
   study: TWorklistItem;
   report: TReport;
   userId: string;
-  permissions: TReportPermissions;
+  permissions: TReportActions;
   session: TCollabSession;
   editor: Editor | null;
 }

@@ -8,7 +8,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { notify } from '../../stores/app-store.ts';
 import { useAuth } from '../../stores/auth-store.ts';
 import { FinalReport } from './final-report.tsx';
-import { reportPermissions } from './report-permissions.ts';
+import { reportActions } from './offered-actions.ts';
 import { ReportWorkspace } from './report-workspace.tsx';
 import { reportKeys, reportsApi } from './reports-api.ts';
 
@@ -28,15 +28,12 @@ async function fetchReport(worklistId: string, signal: AbortSignal): Promise<TRe
  */
 export function ReportSection({ study }: { study: TWorklistItem }) {
   const user = useAuth((state) => state.user);
-  const userType = useAuth((state) => state.roleDetails?.radiologist_details?.user_type ?? null);
   const queryClient = useQueryClient();
   const userId = user?.id ?? '';
-  const permissions = reportPermissions(
-    { id: userId, role: user?.role ?? null, userType: user?.user_type ?? userType },
-    study,
-  );
   const key = reportKeys.report(study.id);
   const report = useQuery({ queryKey: key, queryFn: ({ signal }) => fetchReport(study.id, signal) });
+  // What the server says this user may do with the study and its report.
+  const permissions = reportActions(study, report.data ?? null);
 
   const create = useMutation({
     mutationFn: () => reportsApi.create(study.id, userId),

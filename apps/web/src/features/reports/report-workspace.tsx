@@ -27,7 +27,7 @@ import { KeyImagesPanel } from './panels/key-images-panel.tsx';
 import { MacrosPanel } from './panels/macros-panel.tsx';
 import { TemplatesPanel } from './panels/templates-panel.tsx';
 import { ReportActions } from './report-actions.tsx';
-import type { TReportPermissions } from './report-permissions.ts';
+import type { TReportActions } from './offered-actions.ts';
 import { reportKeys, reportsApi } from './reports-api.ts';
 
 type TPanel = 'templates' | 'macros' | 'images';
@@ -42,7 +42,7 @@ export interface ReportWorkspaceProps {
   study: TWorklistItem;
   report: TReport;
   user: { id: string; name: string };
-  permissions: TReportPermissions;
+  permissions: TReportActions;
 }
 
 /** Collaboration on/off for the study (assigned radiologist, admin): transcriptionists edit while on. */

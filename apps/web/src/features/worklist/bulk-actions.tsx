@@ -5,6 +5,7 @@ import {
   label,
   type TPriorityTag,
   type TWorklistItem,
+  type TWorklistItemAbilities,
 } from '@ris/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ChevronDown, Flag, Tag, Trash2, UserMinus, UserPlus, X } from 'lucide-react';
@@ -23,16 +24,15 @@ import { worklistApi, worklistKeys } from './worklist-api.ts';
 
 export interface BulkActionsProps {
   selected: TWorklistItem[];
-  isAdmin: boolean;
   onDone: () => void;
 }
 
 /**
- * Actions on the selected rows, only those the server's policies allow this user (capabilities from
- * their details): assign a radiologist (or claim the studies), unassign, priority, tags, delete.
- * Nothing at all for a user who may take none of them (a referring physician).
+ * Actions on the selected rows, only those the server's policies allow (the items' abilities, and the
+ * user's capabilities for tags): assign a radiologist (or claim the studies), unassign, priority,
+ * tags, delete. Nothing at all for a user who may take none of them (a referring physician).
  */
-export function BulkActions({ selected, isAdmin, onDone }: BulkActionsProps) {
+export function BulkActions({ selected, onDone }: BulkActionsProps) {
   const can = useAuth((state) => state.capabilities);
   const userId = useAuth((state) => state.user?.id ?? '');
   const queryClient = useQueryClient();
@@ -86,13 +86,16 @@ export function BulkActions({ selected, isAdmin, onDone }: BulkActionsProps) {
       },
     });
 
+  // An action is offered when the server allows it on at least one selected study (the others are
+  // skipped, and the toast says why); tags are not about one study's state.
+  const onSome = (ability: keyof TWorklistItemAbilities) => selected.some((item) => item.abilities[ability]);
   const offer = {
-    assign: can.assign_anyone,
-    assignSelf: !can.assign_anyone && can.assign_self,
-    unassign: can.assign_anyone || can.assign_self,
-    priority: can.create_order || can.assign_self,
+    assign: onSome('assign_anyone'),
+    assignSelf: !onSome('assign_anyone') && onSome('assign_self'),
+    unassign: onSome('unassign'),
+    priority: onSome('set_priority'),
     tag: can.tag_studies,
-    delete: isAdmin,
+    delete: onSome('delete'),
   };
   if (!Object.values(offer).some(Boolean)) return null;
 

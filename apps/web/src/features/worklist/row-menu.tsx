@@ -11,13 +11,12 @@ export const menuItemClassName =
 
 export interface RowMenuProps {
   item: TWorklistItem;
-  isAdmin: boolean;
   onOpen: (item: TWorklistItem) => void;
   onDelete: (item: TWorklistItem) => void;
 }
 
-/** The per-row menu: open, copy the accession number, delete (admins). */
-export function RowMenu({ item, isAdmin, onOpen, onDelete }: RowMenuProps) {
+/** The per-row menu: open, copy the accession number, delete (when the item's abilities allow it). */
+export function RowMenu({ item, onOpen, onDelete }: RowMenuProps) {
   return (
     <Menu.Root>
       <Menu.Trigger asChild>
@@ -45,7 +44,7 @@ export function RowMenu({ item, isAdmin, onOpen, onDelete }: RowMenuProps) {
           >
             <Copy aria-hidden="true" className="size-4 text-fg-subtle" /> Copy accession number
           </Menu.Item>
-          {isAdmin ? (
+          {item.abilities.delete ? (
             <>
               <Menu.Separator className="my-1 h-px bg-line" />
               <Menu.Item className={`${menuItemClassName} text-danger`} onSelect={() => onDelete(item)}>

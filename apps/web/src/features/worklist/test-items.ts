@@ -1,4 +1,4 @@
-import type { TWorklistItem, TWorklistListResponse } from '@ris/domain';
+import { NO_WORKLIST_ITEM_ABILITIES, type TWorklistItem, type TWorklistListResponse } from '@ris/domain';
 
 export const FACILITY_A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 export const FACILITY_B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
@@ -34,6 +34,7 @@ export function buildItem(n: number, patch: Partial<TWorklistItem> = {}): TWorkl
     patient_documents: [],
     created_at: '2026-11-21T08:00:00.000Z',
     updated_at: '2026-11-21T08:00:00.000Z',
+    abilities: NO_WORKLIST_ITEM_ABILITIES,
     ...patch,
   };
 }

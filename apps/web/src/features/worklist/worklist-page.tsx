@@ -1,4 +1,4 @@
-import { FALLBACK_ERROR_MESSAGES, isAdminRole, type TWorklistItem } from '@ris/domain';
+import { FALLBACK_ERROR_MESSAGES, type TWorklistItem } from '@ris/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState } from '@tanstack/react-table';
 import { RefreshCw, Settings2 } from 'lucide-react';
@@ -30,7 +30,6 @@ import { useWorklistData } from './use-worklist-data.ts';
 export function WorklistPage() {
   const user = useAuth((state) => state.user);
   const userId = user?.id ?? '';
-  const isAdmin = isAdminRole(user?.role);
   const filters = useSettings((state) => state.worklistFilters);
   const group = useSettings((state) => state.worklistGroup);
   const pageSize = useSettings((state) => state.pageSizes.worklist);
@@ -101,9 +100,7 @@ export function WorklistPage() {
           resetWorklistFilters();
         }}
       />
-      {selected.length > 0 ? (
-        <BulkActions selected={selected} isAdmin={isAdmin} onDone={() => setSelection({})} />
-      ) : null}
+      {selected.length > 0 ? <BulkActions selected={selected} onDone={() => setSelection({})} /> : null}
       <div className="relative">
         <WorklistTable
           items={data.page.items}
@@ -116,7 +113,6 @@ export function WorklistPage() {
           quickAction={table.quickAction}
           viewer={table.defaultViewer}
           onOpen={openItem}
-          isAdmin={isAdmin}
           onDelete={setDeleting}
           busy={data.isLoading}
           emptyText={data.failed ? 'The worklist could not be loaded.' : 'No studies match these filters.'}

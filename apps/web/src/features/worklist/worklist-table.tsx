@@ -37,7 +37,6 @@ export interface WorklistTableProps {
   quickAction: TQuickAction;
   viewer: TViewer;
   onOpen: (item: TWorklistItem) => void;
-  isAdmin: boolean;
   onDelete: (item: TWorklistItem) => void;
   busy: boolean;
   emptyText: string;
@@ -161,7 +160,7 @@ function RowActions({ item, props }: { item: TWorklistItem; props: WorklistTable
       ) : (
         <ViewAction item={item} viewer={props.viewer} />
       )}
-      <RowMenu item={item} isAdmin={props.isAdmin} onOpen={props.onOpen} onDelete={props.onDelete} />
+      <RowMenu item={item} onOpen={props.onOpen} onDelete={props.onDelete} />
     </span>
   );
 }

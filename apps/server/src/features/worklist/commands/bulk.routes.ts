@@ -120,6 +120,6 @@ export const bulkRoutes: FastifyPluginAsyncZod = async (app) => {
 };
 
 async function respond(app: FastifyInstance, scope: TScope, result: TBulkResult) {
-  const updated = await presentAndPublish(app, scope.organisationId, result.updatedIds);
+  const updated = await presentAndPublish(app, scope, result.updatedIds);
   return { updated_worklists: updated, skipped: result.skipped };
 }

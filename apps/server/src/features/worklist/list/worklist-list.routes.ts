@@ -13,6 +13,7 @@ import { startCountInvalidation } from './worklist-count-invalidation.ts';
 import { resolveWorklistCriteria } from './worklist-criteria.ts';
 import { worklistScope } from './worklist-scope.ts';
 import { closeWorklistPools } from './worklist-sql.ts';
+import { withListAbilities } from '../../studies/study.presenter.ts';
 
 const security = [{ bearerAuth: [] }];
 
@@ -62,7 +63,9 @@ export const worklistListRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const scope = await worklistScope(db, requirePrincipal(request), request.query.facility_ids);
       const criteria = await resolveWorklistCriteria(db, scope, request.query, now());
-      const body = await readWorklistPage(database, cache, criteria, request.query);
+      const page = await readWorklistPage(database, cache, criteria, request.query);
+      // The page is cached for everyone who sees it; the caller's abilities go in last.
+      const body = withListAbilities(page, scope.principal);
       // A string with a JSON content type is sent as is (the body is already the response's JSON).
       return reply.type('application/json; charset=utf-8').send(body as never);
     },

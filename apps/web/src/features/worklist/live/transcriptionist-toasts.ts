@@ -1,4 +1,4 @@
-import { DRAFT_TOAST_DURATION_MS, type TToastKind, type TWorklistItem } from '@ris/domain';
+import { DRAFT_TOAST_DURATION_MS, type TToastKind, type TWorklistItemFacts } from '@ris/domain';
 
 export interface TRealtimeToast {
   kind: TToastKind;
@@ -12,8 +12,8 @@ export interface TRealtimeToast {
  * the patient. Nothing when the item was not known before (no "before" to compare with).
  */
 export function transcriptionistToast(
-  previous: TWorklistItem | undefined,
-  next: TWorklistItem,
+  previous: TWorklistItemFacts | undefined,
+  next: TWorklistItemFacts,
 ): TRealtimeToast | null {
   if (!previous) return null;
   const who = next.last_assigned_user_display_name ?? 'The assigned radiologist';

@@ -8,6 +8,7 @@ import { realtime } from '../../realtime/realtime.ts';
 import { transcriptionistToast } from './transcriptionist-toasts.ts';
 import {
   applyItemUpdate,
+  changesAbilities,
   applyWorklistUpdate,
   parseWorklistUpdate,
   type TWorklistUpdate,
@@ -38,6 +39,10 @@ function applyToCaches(queryClient: QueryClient, update: TWorklistUpdate, facili
     const next = applyItemUpdate(current, update);
     if (next) queryClient.setQueryData(worklistKeys.item(id), next);
     else queryClient.removeQueries({ queryKey: worklistKeys.item(id) });
+    // The open study's abilities follow its status, assignee and collaboration: read them again.
+    if (next && changesAbilities(current, update)) {
+      void queryClient.invalidateQueries({ queryKey: worklistKeys.item(id) });
+    }
   }
 }
 

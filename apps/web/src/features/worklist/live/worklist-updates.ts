@@ -1,12 +1,22 @@
 import { z } from 'zod';
-import { ZUuid, ZWorklistItem, type TWorklistItem, type TWorklistListResponse } from '@ris/domain';
+import {
+  NO_WORKLIST_ITEM_ABILITIES,
+  ZUuid,
+  ZWorklistItemFacts,
+  type TWorklistItem,
+  type TWorklistItemFacts,
+  type TWorklistListResponse,
+} from '@ris/domain';
 
-/** What a `worklist-status-update` message carries: a changed item, or the id of a deleted one. */
+/**
+ * What a `worklist-status-update` message carries: a changed item's facts (one message for every
+ * listener, so without anyone's abilities), or the id of a deleted one.
+ */
 export type TWorklistUpdate =
-  { action: 'upsert'; item: TWorklistItem } | { action: 'delete'; id: string; facility_fk: string };
+  { action: 'upsert'; item: TWorklistItemFacts } | { action: 'delete'; id: string; facility_fk: string };
 
 const ZWorklistUpdate = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('upsert'), item: ZWorklistItem }),
+  z.object({ action: z.literal('upsert'), item: ZWorklistItemFacts }),
   z.object({ action: z.literal('delete'), id: ZUuid, facility_fk: ZUuid }),
 ]);
 
@@ -45,7 +55,20 @@ export function applyWorklistUpdate(
   if (index !== -1) {
     return { ...page, items: page.items.map((known, i) => (i === index ? { ...known, ...item } : known)) };
   }
-  return { ...page, items: [item, ...page.items].slice(0, page.limit), total: page.total + 1 };
+  // A new item's abilities come with the next read of the page (the message carries no one's).
+  const added: TWorklistItem = { ...item, abilities: NO_WORKLIST_ITEM_ABILITIES };
+  return { ...page, items: [added, ...page.items].slice(0, page.limit), total: page.total + 1 };
+}
+
+/** Whether an update changed a fact the item's abilities depend on (so they are to be read again). */
+export function changesAbilities(current: TWorklistItem, update: TWorklistUpdate): boolean {
+  if (update.action === 'delete' || update.item.id !== current.id) return false;
+  const { item } = update;
+  return (
+    item.status !== current.status ||
+    item.last_assigned_user_fk !== current.last_assigned_user_fk ||
+    item.collaboration_enabled !== current.collaboration_enabled
+  );
 }
 
 /** A single item (the reporting screen's) after an update: merged, or null once deleted. */
