@@ -60,9 +60,9 @@ function parseResponses(data: Buffer): TRawResponse[] {
  * Writes `request` as is on a new connection and reads every response until the server closes it
  * (the requests say Connection: close, or are ones the server closes after refusing).
  */
-function rawAll(request: string): Promise<TRawResponse[]> {
+function rawAll(request: string, to = port): Promise<TRawResponse[]> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
+    const socket = net.connect(to, '127.0.0.1');
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', (error: NodeJS.ErrnoException) => {
@@ -166,5 +166,57 @@ describe('errors before routing', () => {
     const big = await server.request('POST', '/api/v1/probe/json', { body: { a: 1, pad: 'x'.repeat(4096) } });
     expect(big.status).toBe(413);
     expect(big.json).toEqual(shaped('PAYLOAD_TOO_LARGE'));
+  });
+});
+
+describe('while the server shuts down', () => {
+  it('a request that arrives answers 503 in the error shape', async () => {
+    // One connection: the first request is held in its handler; the server begins to close; once
+    // its preClose hooks have run, a second request is sent on the same connection. The first is
+    // released when the second has been answered (onSend), so nothing waits on time.
+    let reached = (): void => undefined;
+    const inHandler = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let sendLate = (): void => undefined;
+    const closing = await startTestServer({
+      routes: async (api) => {
+        api.get('/probe/hold', async () => {
+          reached();
+          await released;
+          return { ok: true };
+        });
+        api.get('/probe/late', async () => ({ ok: true }));
+        api.addHook('onSend', async (request) => {
+          if (request.url === '/api/v1/probe/late') release();
+        });
+        // Runs after the application's own preClose hooks (parents first).
+        api.addHook('preClose', async () => sendLate());
+      },
+    });
+    const socket = net.connect(Number(new URL(closing.url).port), '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    sendLate = () => {
+      socket.write('GET /api/v1/probe/late HTTP/1.1\r\nHost: x\r\n\r\n');
+    };
+    socket.write('GET /api/v1/probe/hold HTTP/1.1\r\nHost: x\r\n\r\n');
+    await inHandler;
+    await closing.close();
+    await ended;
+    const [held, late] = parseResponses(Buffer.concat(chunks));
+    expect(held?.status).toBe(200);
+    expect(late?.status).toBe(503);
+    expect(late?.json).toEqual({
+      error: {
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'The server is restarting. Please try again in a moment.',
+      },
+    });
   });
 });
