@@ -1,6 +1,6 @@
 // The linear line breaking lays out exactly what pdfmake's own does: the same PDF, byte for byte,
-// for paragraphs with words glued across runs (noNewLine), words wider than a table cell (hard
-// wraps), lists and page breaks.
+// for a paragraph of ~9,600 words (windowed), words glued across runs (noNewLine), words wider than
+// the line (hard wraps), lists and page breaks.
 import { describe, expect, it } from 'vitest';
 import { sampleReportInput } from '../sample-report.ts';
 import { lineBreaking } from './pdfmake-runtime.ts';
@@ -11,7 +11,8 @@ const SENTENCE = 'The lungs are clear with no focal consolidation, effusion or p
 function bodyHtml(): string {
   // Words split across bold/italic runs are glued (noNewLine) to their next part.
   const glued = Array.from({ length: 60 }, (_, i) => `hyper<b>dense</b><i>${i}</i> focus; `).join('');
-  const long = SENTENCE.repeat(120);
+  // Over 2 × 4096 words: laid out from a window refilled from the rest (pdfmake-line-breaking.ts).
+  const long = SENTENCE.repeat(800);
   const cell = 'W'.repeat(39);
   return [
     `<p>${long}</p>`,
