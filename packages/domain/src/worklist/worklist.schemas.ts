@@ -100,6 +100,8 @@ export const ZWorklistItemAbilities = z
     delete: z.boolean(),
     /** Create and write the study's report (POST /worklist/report). */
     write_report: z.boolean(),
+    /** Add, keep and remove patient documents (/worklist/{id}/document). */
+    manage_documents: z.boolean(),
   })
   .describe("The caller's abilities on this worklist item (computed by the server's worklist policy)");
 export type TWorklistItemAbilities = z.infer<typeof ZWorklistItemAbilities>;
@@ -116,6 +118,7 @@ export const NO_WORKLIST_ITEM_ABILITIES: Readonly<TWorklistItemAbilities> = Obje
   unassign: false,
   delete: false,
   write_report: false,
+  manage_documents: false,
 });
 
 /**

@@ -25,17 +25,9 @@ export const PATIENT_DOCUMENT_LIMITS: TFormLimits = {
 
 type TStudy = TWorklistRow['study'];
 
-/**
- * Who changes an item's documents: the order desk (ADMIN, FACILITY_ADMIN, TRANSCRIPTIONIST, as for
- * its details; a FINAL item's only an ADMIN) and the radiologist it is assigned to.
- */
+/** Who changes an item's documents: the study policy's manage-documents (also its item's ability). */
 export function mayManageDocuments(principal: TPrincipal, study: TStudy): boolean {
-  if (canWorklist(principal, 'edit-details', study)) return true;
-  return (
-    study.status !== 'FINAL' &&
-    principal.role === 'RADIOLOGIST' &&
-    study.lastAssignedUserId === principal.userId
-  );
+  return canWorklist(principal, 'manage-documents', study);
 }
 
 /** The visible item (deleted ones only to admins), else 404. */

@@ -59,6 +59,7 @@ describe('ZWorklistItem.abilities: what each caller may do with the study, from 
         unassign: true,
         delete: true,
         write_report: true,
+        manage_documents: true,
       },
       facilityAdmin: {
         ...NONE,
@@ -67,6 +68,7 @@ describe('ZWorklistItem.abilities: what each caller may do with the study, from 
         set_priority: true,
         assign_anyone: true,
         unassign: true,
+        manage_documents: true,
       },
       radiologist: {
         ...NONE,
@@ -74,9 +76,16 @@ describe('ZWorklistItem.abilities: what each caller may do with the study, from 
         toggle_collaboration: true,
         unassign: true,
         write_report: true,
+        manage_documents: true,
       },
       otherRadiologist: NONE,
-      transcriptionist: { ...NONE, duplicate: true, edit_details: true, set_priority: true },
+      transcriptionist: {
+        ...NONE,
+        duplicate: true,
+        edit_details: true,
+        set_priority: true,
+        manage_documents: true,
+      },
       referrer: NONE,
     });
     // The page is cached for everyone who sees it; each caller still gets their own abilities.
@@ -99,7 +108,7 @@ describe('ZWorklistItem.abilities: what each caller may do with the study, from 
   it('offers nothing that a final study no longer allows', async () => {
     const final = await w.study({ status: 'FINAL' });
     const { single } = await abilitiesOf(final.id, ['admin', 'radiologist']);
-    expect(single.admin).toEqual({ ...NONE, duplicate: true, edit_details: true });
+    expect(single.admin).toEqual({ ...NONE, duplicate: true, edit_details: true, manage_documents: true });
     expect(single.radiologist).toEqual(NONE);
   });
 
@@ -117,6 +126,7 @@ describe('ZWorklistItem.abilities: what each caller may do with the study, from 
       toggle_collaboration: true,
       unassign: true,
       write_report: true,
+      manage_documents: true,
     });
   });
 });

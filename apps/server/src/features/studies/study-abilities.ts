@@ -32,5 +32,6 @@ export function studyAbilities(principal: TPrincipal, study: TStudyAbilityFacts)
     delete: may('delete') && transition(study.status, 'delete').ok,
     // A report is written while its study may still be finalized (ASSIGNED, DRAFTED, IN_REVIEW).
     write_report: may('write-report') && transition(study.status, 'finalize').ok,
+    manage_documents: may('manage-documents') && live,
   };
 }

@@ -15,7 +15,8 @@ export type TWorklistAction =
   | 'assign-self'
   | 'unassign'
   | 'delete'
-  | 'write-report';
+  | 'write-report'
+  | 'manage-documents';
 
 type TStudyFacts = {
   status: TStudyStatus;
@@ -42,6 +43,8 @@ const isOneOf = (role: TPrincipal['role'], roles: readonly string[]) => role !==
  * - delete: ADMIN only (soft delete to DELETED).
  * - write-report: ADMIN, the RADIOLOGIST the study is assigned to, and TRANSCRIPTIONISTs while the
  *   study's collaboration is on (reports/report.policy.ts asks this for its 'edit').
+ * - manage-documents (patient documents): whoever corrects its details (edit-details), and the
+ *   RADIOLOGIST it is assigned to until it is FINAL.
  * Referring physicians only read what they referred.
  */
 export function canWorklist(principal: TPrincipal, action: TWorklistAction, study?: TStudyFacts): boolean {
@@ -73,6 +76,11 @@ export function canWorklist(principal: TPrincipal, action: TWorklistAction, stud
         role === 'ADMIN' ||
         (role === 'RADIOLOGIST' && isAssignee) ||
         (role === 'TRANSCRIPTIONIST' && study?.collaborationEnabled === true)
+      );
+    case 'manage-documents':
+      return (
+        canWorklist(principal, 'edit-details', study) ||
+        (role === 'RADIOLOGIST' && isAssignee && study?.status !== 'FINAL')
       );
   }
 }

@@ -22,17 +22,14 @@ import { ActivateDialog } from './activate-dialog.tsx';
 import { CreateOrderDialog } from './create-order-dialog.tsx';
 import { ordersApi } from './orders-api.ts';
 
-/** Roles that take orders (the server checks the same: worklist policy 'create-order'). */
-const ORDER_DESK_ROLES = ['ADMIN', 'FACILITY_ADMIN', 'TRANSCRIPTIONIST'];
-
 function ordersFilters(): TWorklistFilters {
   return { ...defaultWorklistFilters(), date_range_type: 'LAST_1_MONTH' };
 }
 
 /** /orders: the orders (Ordered items), newest first, ten a page; create, activate, duplicate. */
 export function OrdersPage() {
-  const role = useAuth((state) => state.user?.role);
-  const mayOrder = ORDER_DESK_ROLES.includes(role ?? '');
+  // The server's worklist policy decides: creating at all (capabilities), each order's actions (abilities).
+  const mayOrder = useAuth((state) => state.capabilities.create_order);
   const [filters, setFilters] = useState<TWorklistFilters>(ordersFilters);
   const [creating, setCreating] = useState(false);
   const [activating, setActivating] = useState<TWorklistItem | null>(null);
@@ -135,28 +132,32 @@ export function OrdersPage() {
                   </span>
                 </td>
                 <td>
-                  {mayOrder ? (
+                  {item.abilities.activate || item.abilities.duplicate ? (
                     <span className="flex justify-end gap-1">
-                      <Button
-                        variant="secondary"
-                        size="sm"
-                        onClick={() => setActivating(item)}
-                        aria-label={`Activate the order of ${item.patient_name}`}
-                      >
-                        <Play aria-hidden="true" className="size-3.5" /> Activate
-                      </Button>
-                      <Tooltip content="Duplicate as a new order">
+                      {item.abilities.activate ? (
                         <Button
-                          variant="ghost"
-                          size="icon"
-                          className="size-7"
-                          disabled={duplicate.isPending}
-                          onClick={() => duplicate.mutate(item)}
-                          aria-label={`Duplicate the order of ${item.patient_name}`}
+                          variant="secondary"
+                          size="sm"
+                          onClick={() => setActivating(item)}
+                          aria-label={`Activate the order of ${item.patient_name}`}
                         >
-                          <CopyPlus aria-hidden="true" className="size-3.5" />
+                          <Play aria-hidden="true" className="size-3.5" /> Activate
                         </Button>
-                      </Tooltip>
+                      ) : null}
+                      {item.abilities.duplicate ? (
+                        <Tooltip content="Duplicate as a new order">
+                          <Button
+                            variant="ghost"
+                            size="icon"
+                            className="size-7"
+                            disabled={duplicate.isPending}
+                            onClick={() => duplicate.mutate(item)}
+                            aria-label={`Duplicate the order of ${item.patient_name}`}
+                          >
+                            <CopyPlus aria-hidden="true" className="size-3.5" />
+                          </Button>
+                        </Tooltip>
+                      ) : null}
                     </span>
                   ) : null}
                 </td>

@@ -11,7 +11,6 @@ import { settingsStore } from '../../stores/settings-store.ts';
 import { PATHS, worklistItemPath } from '../../paths.ts';
 import { realtime } from '../realtime/realtime.ts';
 import { useWorklistLiveUpdates } from '../worklist/live/use-worklist-live-updates.ts';
-import { useAuth } from '../../stores/auth-store.ts';
 import { worklistApi, worklistKeys } from '../worklist/worklist-api.ts';
 import { authedImages } from './authed-images.ts';
 import { PatientDocuments } from './patient-documents.tsx';
@@ -27,7 +26,6 @@ import { StudyHeader } from './study-header.tsx';
 export function ReportingPage() {
   const { worklistId = '' } = useParams();
   useWorklistLiveUpdates({ toasts: true });
-  const role = useAuth((state) => state.user?.role ?? null);
   const item = useQuery({
     queryKey: worklistKeys.item(worklistId),
     queryFn: ({ signal }) => worklistApi.item(worklistId, signal),
@@ -87,7 +85,7 @@ export function ReportingPage() {
       description={[study.modality, study.study, study.facility].filter(Boolean).join(' · ')}
     >
       <StudyHeader item={study} />
-      <PatientDocuments item={study} canManage={role !== null && role !== 'REFERRING_PHYSICIAN'} />
+      <PatientDocuments item={study} canManage={study.abilities.manage_documents} />
       <ReportSection study={study} />
       <StatusHistoryList id={study.id} />
     </Page>
