@@ -150,6 +150,14 @@ describe('errors before routing', () => {
     expect(response.json).toEqual(shaped('URI_TOO_LONG'));
   });
 
+  it('the realtime endpoint refuses a request it cannot serve in the error shape', async () => {
+    for (const path of ['/ws/', '/ws/?EIO=4&transport=polling', '/ws/?EIO=9&transport=websocket']) {
+      const response = await server.request('GET', path);
+      expect(response.status, path).toBe(400);
+      expect(response.json, path).toEqual(shaped('BAD_REQUEST'));
+    }
+  });
+
   it('a missing asset answers 404 in the error shape', async () => {
     const response = await server.request('GET', '/assets/missing-123.js');
     expect(response.status).toBe(404);

@@ -9,6 +9,7 @@ import { publishDomainEvents } from './realtime-publisher.ts';
 import { rooms, type TRealtimeServer, type TRealtimeSocket } from './realtime-rooms.ts';
 import { listenTopic, setWorklistRooms, worklistRoomsOf } from './realtime-topics.ts';
 import { connectRedisAdapter } from './redis-adapter.ts';
+import { engineErrorShape } from '../http/engine-errors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,6 +42,8 @@ export async function registerRealtime(app: FastifyInstance): Promise<void> {
   const redis = config.redisUrl ? await connectRedisAdapter(config.redisUrl, app.log) : null;
   if (redis) io.adapter(redis.adapter);
   app.decorate('realtime', io);
+  // engine.io's own HTTP errors in the API's error shape (http/engine-errors.ts).
+  io.engine.use(engineErrorShape);
 
   io.use(authenticateSocket(verifier, app.identity.context.cache));
   io.on('connection', (socket: TRealtimeSocket) => {
