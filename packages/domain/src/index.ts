@@ -32,6 +32,8 @@ export * from './reports/report-output.schemas.ts';
 export * from './comm/comm.schemas.ts';
 export * from './facilities/facility.schemas.ts';
 export * from './api/deleted.ts';
+export * from './api/health.schemas.ts';
+export * from './patient-documents/patient-document.schemas.ts';
 export * from './orders/order.schemas.ts';
 export * from './tags/tag.schemas.ts';
 export * from './patients/patient.schemas.ts';

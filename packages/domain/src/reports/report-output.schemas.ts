@@ -90,3 +90,11 @@ export function reportFileName(patientName: string, extension: 'pdf' | 'docx'): 
     .trim();
   return `${safe === '' ? 'patient' : safe}_report.${extension}`;
 }
+
+/** GET /worklist/report/{id}/pdf: the signed, short-lived download link's parts (pdf_url). */
+export const ZReportDownloadQuery = z.object({
+  uid: ZUuid,
+  expires: z.coerce.number().int().nonnegative(),
+  signature: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hexadecimal characters'),
+});
+export type TReportDownloadQuery = z.infer<typeof ZReportDownloadQuery>;

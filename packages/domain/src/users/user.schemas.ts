@@ -79,6 +79,10 @@ export const NO_CAPABILITIES: Readonly<TUserCapabilities> = Object.freeze({
   create_organisation_templates: false,
 });
 
+/** GET /user/email/{email}: the e-mail is matched case-insensitively. */
+export const ZUserEmailParams = z.object({ email: z.string().trim().min(3).max(254) });
+export type TUserEmailParams = z.infer<typeof ZUserEmailParams>;
+
 /** GET /user/details/{id}: the user with the details of their role and their facilities. */
 export const ZUserDetails = ZUser.extend({
   radiologist_details: z

@@ -1,15 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { ZHealth, ZReady } from '@ris/domain';
 import type { TDb } from '../../db/client.ts';
 import { pendingMigrationCount } from '../../db/migrate.ts';
-
-const ZHealth = z.object({ status: z.literal('ok') });
-const ZReady = z.object({
-  status: z.enum(['ready', 'not_ready']),
-  database: z.enum(['up', 'down']),
-  pending_migrations: z.number().int().nullable(),
-});
 
 /** Liveness (the process answers) and readiness (database reachable and fully migrated). */
 export const healthRoutes = (db: TDb): FastifyPluginAsyncZod =>

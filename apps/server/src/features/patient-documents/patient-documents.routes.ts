@@ -1,4 +1,4 @@
-import { ZUuid, ZWorklistItem } from '@ris/domain';
+import { ZAddPatientDocumentsFields, ZKeepPatientDocumentsFields, ZUuid, ZWorklistItem } from '@ris/domain';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -24,15 +24,6 @@ const tags = ['worklist'];
 const consumes = ['multipart/form-data', 'application/json'];
 const FILES_NOTE =
   'files: up to 10 documents (PDF, JPEG, PNG or WebP by content, at most 25 MB each, 100 MB together). Nothing is written when any file is refused.';
-
-const asList = (value: unknown) =>
-  value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
-
-const ZAddFields = z.object({ by_user_id: ZUuid.optional() });
-const ZReplaceFields = z.object({
-  filenames: z.preprocess(asList, z.array(z.string().min(1).max(500)).max(200)),
-  by_user_id: ZUuid.optional(),
-});
 
 /** POST / PATCH /worklist/{id}/document and GET /worklist/{id}/document/{document_id}. */
 export const patientDocumentRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -70,7 +61,7 @@ export const patientDocumentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { scope, form } = await readChecked(request, request.params.id);
-      const fields = parseFields(ZAddFields, form.fields);
+      const fields = parseFields(ZAddPatientDocumentsFields, form.fields);
       assertActingAs(scope.principal, fields.by_user_id);
       await checkUploads(form.files, PATIENT_DOCUMENT_LIMITS);
       const id = await db.transaction((tx) =>
@@ -97,7 +88,7 @@ export const patientDocumentRoutes: FastifyPluginAsyncZod = async (app) => {
       const { scope, form } = await readChecked(request, request.params.id);
       const { 'filenames[]': bracketed, ...rest } = form.fields;
       const fields = parseFields(
-        ZReplaceFields,
+        ZKeepPatientDocumentsFields,
         bracketed === undefined ? rest : { filenames: bracketed, ...rest },
       );
       assertActingAs(scope.principal, fields.by_user_id);

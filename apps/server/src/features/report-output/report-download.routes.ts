@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { reportFileName, ZErrorBody, ZUuid } from '@ris/domain';
+import { reportFileName, ZErrorBody, ZReportDownloadQuery, ZUuid } from '@ris/domain';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -67,11 +67,7 @@ export const reportDownloadRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'No bearer token: the path\'s signature (made for one user, one stored PDF and an expiry of REPORT_DOWNLOAD_URL_TTL_SECONDS) is the authorisation. It is refused (403, the same answer whatever the reason) once expired, when altered, when the report\'s PDF was replaced since, or when the user may no longer read the report. The PDF comes as an attachment named "{patient name}_report.pdf".',
         params: z.object({ id: ZUuid }),
-        querystring: z.object({
-          uid: ZUuid,
-          expires: z.coerce.number().int().nonnegative(),
-          signature: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hexadecimal characters'),
-        }),
+        querystring: ZReportDownloadQuery,
         response: {
           400: ZErrorBody.describe('A missing or malformed uid, expires or signature'),
           403: ZErrorBody.describe('The link is invalid, expired, outdated or no longer authorised'),

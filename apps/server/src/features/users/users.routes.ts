@@ -1,4 +1,4 @@
-import { ZUser, ZUserDetails, ZUuid } from '@ris/domain';
+import { ZUser, ZUserDetails, ZUserEmailParams, ZUuid } from '@ris/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
@@ -44,7 +44,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'A user by e-mail (case-insensitive), if visible to the caller',
-        params: z.object({ email: z.string().trim().min(3).max(254) }),
+        params: ZUserEmailParams,
         response: { 200: ZUser, ...ZErrorResponses },
       },
     },

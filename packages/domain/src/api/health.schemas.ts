@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/** GET /healthz: the process answers. */
+export const ZHealth = z.object({ status: z.literal('ok') });
+export type THealth = z.infer<typeof ZHealth>;
+
+/** GET /readyz: the database answers and every migration is applied (503 otherwise). */
+export const ZReady = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  database: z.enum(['up', 'down']),
+  pending_migrations: z.number().int().nullable(),
+});
+export type TReady = z.infer<typeof ZReady>;
