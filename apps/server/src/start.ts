@@ -34,15 +34,23 @@ function banner(config: TConfig, seeded: boolean, address: string): string {
   return `${lines.join('\n')}\n\n`;
 }
 
+/** Milliseconds since process start at the end of each start-up phase, logged with "ready". */
+const phases: Record<string, number> = { modules: Math.round(performance.now()) };
+const mark = (phase: string) => (phases[phase] = Math.round(performance.now()));
+
 const config = readConfig();
 await mkdir(config.dataDir, { recursive: true });
 const database = await openDatabaseFast(config.database);
+mark('database');
 await runMigrations(database);
+mark('migrations');
 const shouldSeed =
   config.seedDemo === 'true' || (config.seedDemo === 'auto' && config.database.kind === 'pglite');
 const seeded = shouldSeed ? await seedDemoIfEmpty(database.db, { password: config.demoPassword }) : false;
+mark('seed');
 const blobs = new LocalDiskBlobStore(path.join(config.dataDir, 'files'));
 const app = await buildApp({ config, database, blobs });
+mark('app');
 
 closeWithGrace({ delay: config.shutdownTimeoutMs }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, 'shutting down after an error');
@@ -52,5 +60,8 @@ closeWithGrace({ delay: config.shutdownTimeoutMs }, async ({ signal, err }) => {
 });
 
 const address = await app.listen({ host: config.host, port: config.port });
-app.log.info({ startup_ms: Math.round(performance.now()) /* since process start */, seeded }, 'ready');
+app.log.info(
+  { startup_ms: Math.round(performance.now()) /* since process start */, startup_phases: phases, seeded },
+  'ready',
+);
 process.stdout.write(banner(config, seeded, address));

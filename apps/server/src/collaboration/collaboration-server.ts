@@ -62,7 +62,7 @@ function endIfUnclaimed(socket: Duplex & { bytesWritten?: number }): void {
 export async function registerCollaboration(app: FastifyInstance): Promise<void> {
   const { config, database } = app.deps;
   const log = app.log.child({ component: 'collaboration' });
-  const redis = config.redisUrl ? redisExtension(config.redisUrl) : null;
+  const redis = config.redisUrl ? await redisExtension(config.redisUrl) : null;
   for (const client of redis ? [redis.pub, redis.sub] : []) {
     client.on('error', (error: unknown) =>
       log.error({ err: error }, 'collaboration Redis connection failed'),

@@ -1,7 +1,7 @@
 // Collaboration concern 4: several replicas share documents through Redis (REDIS_URL). A document
 // open on two replicas exchanges its updates and awareness over Redis pub/sub, and only one replica
 // stores it at a time (a Redis lock around onStoreDocument).
-import { Redis } from '@hocuspocus/extension-redis';
+import type { Redis } from '@hocuspocus/extension-redis';
 
 /** Key and channel prefix of the collaboration server in Redis. */
 const PREFIX = 'ris-collab';
@@ -9,8 +9,9 @@ const PREFIX = 'ris-collab';
 /** How long a claim to push one REST write into a shared document holds (ms). */
 const CLAIM_TTL_MS = 60_000;
 
-/** The Hocuspocus Redis extension for a redis:// or rediss:// URL. */
-export function redisExtension(redisUrl: string): Redis {
+/** The Hocuspocus Redis extension for a redis:// or rediss:// URL (loaded only with REDIS_URL). */
+export async function redisExtension(redisUrl: string): Promise<Redis> {
+  const { Redis } = await import('@hocuspocus/extension-redis');
   const url = new URL(redisUrl);
   const db = Number(url.pathname.replace(/^\//, '') || 0);
   return new Redis({

@@ -1,11 +1,14 @@
 // A report's collaborative document: the Yjs fragment REPORT_FRAGMENT holding the editor's ProseMirror
 // tree (schema: @ris/editor's reportExtensions), converted to and from the report's sanitised HTML.
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { TiptapTransformer } from '@hocuspocus/transformer';
 import { getSchema, type JSONContent } from '@tiptap/core';
-import { generateJSON } from '@tiptap/html/server';
 import { DOMSerializer, Node, type Attrs } from '@tiptap/pm/model';
-import { Window } from 'happy-dom';
+import type * as TiptapHtml from '@tiptap/html/server';
+import type * as HappyDom from 'happy-dom';
+import type { Window } from 'happy-dom';
 import { REPORT_FRAGMENT, reportExtensions } from '@ris/editor';
 import {
   Doc,
@@ -25,6 +28,18 @@ const schema = getSchema(extensions);
 const serializer = DOMSerializer.fromSchema(schema);
 type TSerializerOptions = NonNullable<Parameters<typeof serializer.serializeFragment>[1]>;
 type TTarget = NonNullable<Parameters<typeof serializer.serializeFragment>[2]>;
+
+// happy-dom (~480 modules) and @tiptap/html's server build load on the first conversion, not with
+// the server: most starts never open a collaborative document. A synchronous require of their ES
+// module entry (Node 24) keeps the functions below synchronous and shares the module instances.
+const requireOnce = createRequire(import.meta.url);
+const requireEsm = (specifier: string): unknown => requireOnce(fileURLToPath(import.meta.resolve(specifier)));
+let happyDom: typeof HappyDom | null = null;
+let tiptapHtml: typeof TiptapHtml | null = null;
+const loadHappyDom = () => (happyDom ??= requireEsm('happy-dom') as typeof HappyDom);
+const generateJSON: typeof TiptapHtml.generateJSON = (html, extensionList) =>
+  (tiptapHtml ??= requireEsm('@tiptap/html/server') as typeof TiptapHtml).generateJSON(html, extensionList);
+
 /** One DOM for every render (created on first use): documents are rendered on every store. */
 let renderWindow: Window | null = null;
 
@@ -35,7 +50,7 @@ let renderWindow: Window | null = null;
  * away from relaying keystrokes.
  */
 function renderDocument() {
-  renderWindow ??= new Window({
+  renderWindow ??= new (loadHappyDom().Window)({
     settings: {
       disableJavaScriptEvaluation: true,
       disableJavaScriptFileLoading: true,
