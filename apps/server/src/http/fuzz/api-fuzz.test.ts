@@ -136,6 +136,11 @@ beforeAll(async () => {
       ),
     })),
   );
+  // What the server answers outside the OpenAPI document: the web app, its assets, the realtime and
+  // collaboration endpoints (their own HTTP errors must have the one shape too).
+  for (const path of ['/{page}', '/assets/{file}', '/ws/', '/collab', '/api/{x}', '/api/docs/{x}']) {
+    for (const method of ['GET', 'POST']) operations.push({ method, path, parameters: [], content: {} });
+  }
 });
 afterAll(async () => {
   await server.close();
