@@ -6,6 +6,8 @@ import {
   type TMacro,
   type TModality,
   type TReport,
+  type TReviewTransition,
+  type TUpdateWorklistBody,
   type TTemplateListResponse,
   type TWorklistItem,
 } from '@ris/domain';
@@ -23,8 +25,7 @@ export const reportKeys = {
 };
 
 /** The study changes the reporting screen makes through PUT /worklist/{id}. */
-export type TStudyChange =
-  { status: 'IN_REVIEW' | 'DRAFTED'; comment?: string } | { collaboration_enabled: boolean };
+export type TStudyChange = TReviewTransition | Required<Pick<TUpdateWorklistBody, 'collaboration_enabled'>>;
 
 function parseReport(data: unknown): TReport {
   return ZReport.parse(data);

@@ -3,6 +3,7 @@ import {
   ZTemplateListResponse,
   type TModality,
   type TTemplate,
+  type TTemplateListQuery,
   type TTemplateListResponse,
   type TTemplateScope,
   type ZSaveTemplateBody,
@@ -16,16 +17,12 @@ export const DELETE_TEMPLATE_FAILED = 'Failed to delete template';
 /** What the client sends to POST /radiologist/template (defaults applied by the server). */
 export type TSaveTemplateRequest = z.input<typeof ZSaveTemplateBody>;
 
-/** Query of GET /radiologist/templates as the screens use it. */
-export interface TTemplateListParams {
-  /** `manage`: the templates screen (a non-admin sees only their own); `insert`: the editor's picker. */
-  purpose: 'manage' | 'insert';
+/** Query of GET /radiologist/templates (ZTemplateListQuery) as the screens use it. */
+export type TTemplateListParams = Pick<TTemplateListQuery, 'purpose' | 'limit' | 'offset'> & {
   search?: string;
   modality?: TModality;
   scopes?: readonly TTemplateScope[];
-  limit: number;
-  offset: number;
-}
+};
 
 /** Query keys of templates, so a save or delete refreshes every list and the edited template. */
 export const templateKeys = {
