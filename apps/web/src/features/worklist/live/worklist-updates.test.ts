@@ -1,6 +1,12 @@
+import { NO_WORKLIST_ITEM_ABILITIES } from '@ris/domain';
 import { describe, expect, it } from 'vitest';
 import { FACILITY_A, FACILITY_B, buildItem, buildPage } from '../test-items.ts';
-import { applyItemUpdate, applyWorklistUpdate, parseWorklistUpdate } from './worklist-updates.ts';
+import {
+  applyItemUpdate,
+  applyWorklistUpdate,
+  changesAbilities,
+  parseWorklistUpdate,
+} from './worklist-updates.ts';
 
 const MINE = new Set([FACILITY_A]);
 
@@ -66,5 +72,40 @@ describe('realtime worklist merge', () => {
     );
     expect(applyItemUpdate(item, { action: 'upsert', item: buildItem(2, { status: 'FINAL' }) })).toBe(item);
     expect(applyItemUpdate(item, { action: 'delete', id: item.id, facility_fk: FACILITY_A })).toBeNull();
+  });
+});
+
+describe('realtime updates and abilities', () => {
+  const facts = (n: number, patch: Parameters<typeof buildItem>[1] = {}) => {
+    const { abilities: _none, ...rest } = buildItem(n, patch);
+    return rest;
+  };
+  const mine = { ...NO_WORKLIST_ITEM_ABILITIES, unassign: true, write_report: true };
+
+  it('reads a message without abilities (one message for every listener) and keeps each user’s own', () => {
+    const update = parseWorklistUpdate({ action: 'upsert', item: facts(1, { study: 'CT Chest' }) });
+    expect(update).not.toBeNull();
+    const page = buildPage([buildItem(1, { abilities: mine })]);
+    const next = update ? applyWorklistUpdate(page, update, MINE) : page;
+    expect(next.items[0]).toMatchObject({ study: 'CT Chest', abilities: mine });
+  });
+
+  it('gives a new item no abilities until the page is read again', () => {
+    const next = applyWorklistUpdate(buildPage([]), { action: 'upsert', item: facts(9) }, MINE);
+    expect(next.items[0]?.abilities).toEqual(NO_WORKLIST_ITEM_ABILITIES);
+  });
+
+  it('says when the facts the abilities depend on changed', () => {
+    const current = buildItem(1, { status: 'ASSIGNED', abilities: mine });
+    expect(
+      changesAbilities(current, { action: 'upsert', item: facts(1, { status: 'ASSIGNED', study: 'x' }) }),
+    ).toBe(false);
+    expect(changesAbilities(current, { action: 'upsert', item: facts(1, { status: 'FINAL' }) })).toBe(true);
+    expect(
+      changesAbilities(current, {
+        action: 'upsert',
+        item: facts(1, { status: 'ASSIGNED', collaboration_enabled: true }),
+      }),
+    ).toBe(true);
   });
 });
