@@ -130,3 +130,21 @@ describe('ZWorklistItem.abilities: what each caller may do with the study, from 
     });
   });
 });
+
+describe('the OpenAPI document', () => {
+  type TDocument = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+  const answer = (document: TDocument, path: string, method = 'get') =>
+    JSON.stringify(document.paths[`/api/v1${path}`]?.[method]?.responses['200'] ?? null);
+
+  it('documents the abilities of items, reports, templates and macros, and the user’s capabilities', async () => {
+    const document = (await server.request('GET', '/api/v1/openapi.json')).json as TDocument;
+    const item = answer(document, '/worklist/{id}');
+    expect(item).toContain('"abilities"');
+    expect(item).toContain('"write_report"');
+    expect(answer(document, '/worklist')).toContain('"assign_anyone"');
+    expect(answer(document, '/worklist/{id}/report')).toContain('"addendum"');
+    expect(answer(document, '/radiologist/template/{id}')).toContain('"abilities"');
+    expect(answer(document, '/radiologist/macros/{user_id}')).toContain('"abilities"');
+    expect(answer(document, '/user/details/{id}')).toContain('"create_organisation_templates"');
+  });
+});
