@@ -1,6 +1,7 @@
 // Static material for the demo organisation: people, facilities, studies, report texts, templates and
 // macros. Plausible, clearly fictional, and varied enough to exercise search (accents, Indian names).
 import type { TPriorityTag, TRadiologistUserType, TRole } from '@ris/domain';
+import type { TReportKind } from './report-texts.ts';
 
 export type TDemoAccount = {
   key: 'admin' | 'facilityAdmin' | 'radiologist' | 'reporter' | 'transcriptionist' | 'referrer';
@@ -146,22 +147,72 @@ export type TStudyKind = {
   description: string;
   bodyPart: string;
   series: [number, number];
+  /** Which reports of REPORT_TEXTS describe this kind of study. */
+  report: TReportKind;
 };
 
 /** Raw DICOM modality strings cover every variant of every modality group. */
 export const STUDY_KINDS: readonly TStudyKind[] = [
-  { modality: 'CT', description: 'CT Brain Plain', bodyPart: 'HEAD', series: [2, 4] },
-  { modality: 'CT,SR', description: 'CT Chest HRCT', bodyPart: 'CHEST', series: [3, 6] },
-  { modality: 'CT,PT,SR', description: 'PET-CT Whole Body', bodyPart: 'WHOLEBODY', series: [6, 12] },
-  { modality: 'CT', description: 'CT Abdomen and Pelvis with Contrast', bodyPart: 'ABDOMEN', series: [4, 8] },
-  { modality: 'MR', description: 'MRI Brain with Contrast', bodyPart: 'HEAD', series: [6, 10] },
-  { modality: 'MR,SR', description: 'MRI Lumbar Spine', bodyPart: 'LSPINE', series: [4, 7] },
-  { modality: 'MRI', description: 'MRI Right Knee', bodyPart: 'KNEE', series: [5, 8] },
-  { modality: 'USG', description: 'USG Whole Abdomen', bodyPart: 'ABDOMEN', series: [1, 2] },
-  { modality: 'USG', description: 'USG Obstetric (Anomaly Scan)', bodyPart: 'PELVIS', series: [1, 3] },
-  { modality: 'XRAY', description: 'X-Ray Chest PA View', bodyPart: 'CHEST', series: [1, 1] },
-  { modality: 'X-RAY', description: 'X-Ray Left Wrist AP/Lateral', bodyPart: 'HAND', series: [1, 2] },
-  { modality: 'NM', description: 'NM Bone Scan', bodyPart: 'WHOLEBODY', series: [1, 3] },
+  { modality: 'CT', description: 'CT Brain Plain', bodyPart: 'HEAD', series: [2, 4], report: 'CT_HEAD' },
+  { modality: 'CT,SR', description: 'CT Chest HRCT', bodyPart: 'CHEST', series: [3, 6], report: 'CT_CHEST' },
+  {
+    modality: 'CT,PT,SR',
+    description: 'PET-CT Whole Body',
+    bodyPart: 'WHOLEBODY',
+    series: [6, 12],
+    report: 'PETCT_WHOLE_BODY',
+  },
+  {
+    modality: 'CT',
+    description: 'CT Abdomen and Pelvis with Contrast',
+    bodyPart: 'ABDOMEN',
+    series: [4, 8],
+    report: 'CT_ABDOMEN_PELVIS',
+  },
+  {
+    modality: 'MR',
+    description: 'MRI Brain with Contrast',
+    bodyPart: 'HEAD',
+    series: [6, 10],
+    report: 'MR_BRAIN',
+  },
+  {
+    modality: 'MR,SR',
+    description: 'MRI Lumbar Spine',
+    bodyPart: 'LSPINE',
+    series: [4, 7],
+    report: 'MR_LUMBAR_SPINE',
+  },
+  { modality: 'MRI', description: 'MRI Right Knee', bodyPart: 'KNEE', series: [5, 8], report: 'MR_KNEE' },
+  {
+    modality: 'USG',
+    description: 'USG Whole Abdomen',
+    bodyPart: 'ABDOMEN',
+    series: [1, 2],
+    report: 'US_ABDOMEN',
+  },
+  {
+    modality: 'USG',
+    description: 'USG Obstetric (Anomaly Scan)',
+    bodyPart: 'PELVIS',
+    series: [1, 3],
+    report: 'US_OBSTETRIC',
+  },
+  {
+    modality: 'XRAY',
+    description: 'X-Ray Chest PA View',
+    bodyPart: 'CHEST',
+    series: [1, 1],
+    report: 'XR_CHEST',
+  },
+  {
+    modality: 'X-RAY',
+    description: 'X-Ray Left Wrist AP/Lateral',
+    bodyPart: 'HAND',
+    series: [1, 2],
+    report: 'XR_WRIST',
+  },
+  { modality: 'NM', description: 'NM Bone Scan', bodyPart: 'WHOLEBODY', series: [1, 3], report: 'NM_BONE' },
 ];
 
 export const PRIORITY_WEIGHTS: readonly (TPriorityTag | null)[] = [

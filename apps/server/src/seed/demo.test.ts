@@ -100,6 +100,39 @@ describe('demo seed', () => {
     expect(await database.db.$count(t.macros)).toBeGreaterThan(0);
   });
 
+  it('writes each report about its own study: the body part and modality, never another', async () => {
+    // What a report of each kind must mention; and the words of other body parts it must not.
+    const expected: Record<string, RegExp> = {
+      'CT Brain Plain': /intracranial|cerebral/i,
+      'CT Chest HRCT': /lung/i,
+      'PET-CT Whole Body': /FDG/,
+      'CT Abdomen and Pelvis with Contrast': /liver|appendi/i,
+      'MRI Brain with Contrast': /brain|cerebral|white matter/i,
+      'MRI Lumbar Spine': /lumbar|L4–L5/i,
+      'MRI Right Knee': /cruciate|menisc/i,
+      'USG Whole Abdomen': /liver|gall bladder/i,
+      'USG Obstetric (Anomaly Scan)': /fetus|pregnancy/i,
+      'X-Ray Chest PA View': /lung/i,
+      'X-Ray Left Wrist AP/Lateral': /radius|carpal/i,
+      'NM Bone Scan': /skelet/i,
+    };
+    const brain = /brain|cerebr|intracranial|ventricle|gadolinium/i;
+    const reports = await queryRows<{ description: string; body_part: string; content_text: string }>(
+      database.db,
+      sql`SELECT s.study_description AS description, s.body_part, r.content_text FROM reports r
+          JOIN studies s ON s.id = r.study_id`,
+    );
+    expect(reports.length).toBeGreaterThan(60);
+    expect(new Set(reports.map((report) => report.description))).toEqual(new Set(Object.keys(expected)));
+    for (const report of reports) {
+      const text = report.content_text;
+      expect(text.startsWith(report.description), text).toBe(true);
+      expect(text, report.description).toMatch(expected[report.description] ?? /^$/);
+      if (report.body_part === 'HEAD') expect(text).not.toMatch(/lung|liver|knee|fetus|FDG/i);
+      else expect(text, report.description).not.toMatch(brain);
+    }
+  });
+
   it('finds accented patient names without accents (search_text)', async () => {
     const rows = await queryRows<{ patient_name: string }>(
       database.db,

@@ -14,10 +14,10 @@ import {
   OTHER_REFERRING_PHYSICIANS,
   PATIENT_NAMES,
   PRIORITY_WEIGHTS,
-  REPORT_BODIES,
   STUDY_KINDS,
 } from './demo-data.ts';
 import { createRandom, type TRandom } from './random.ts';
+import { REPORT_TEXTS, reportHtml } from './report-texts.ts';
 
 export { DEMO_ACCOUNTS } from './demo-data.ts';
 
@@ -245,8 +245,9 @@ async function seedDemo(tx: TTx, hashes: string[], now: Date, random: TRandom): 
     .insert(t.reports)
     .values(
       withReports.map((study) => {
-        const body = REPORT_BODIES[study.modalityGroup ?? 'CT'] ?? REPORT_BODIES.CT ?? '';
-        const content = `<h1>${study.studyDescription ?? 'Report'}</h1>${body}`;
+        const kind = STUDY_KINDS.find((candidate) => candidate.description === study.studyDescription);
+        if (!kind) throw new Error(`no demo study kind for ${study.studyDescription ?? 'a study'}`);
+        const content = reportHtml(kind.description, random.pick(REPORT_TEXTS[kind.report]));
         const final = study.status === 'FINAL';
         const author = study.lastAssignedUserId ?? radiologist.id;
         const finalizedAt = new Date(study.createdAt.getTime() + 90 * 60_000);
