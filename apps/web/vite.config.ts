@@ -45,7 +45,8 @@ export default defineConfig({
               test: /node_modules[\\/](@tiptap|prosemirror-[a-z-]+|yjs|y-prosemirror|y-protocols|lib0|@hocuspocus|linkifyjs|orderedmap|rope-sequence|w3c-keyname)[\\/]/,
               priority: 15,
             },
-            { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
+            // No catch-all vendor group: it would put every library of the signed-in screens into
+            // one chunk that the sign-in page must download too. The rest is split by the routes.
           ],
         },
       },

@@ -1,24 +1,40 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { AppLayout } from './features/app-shell/app-layout.tsx';
 import { ForgotPasswordPage } from './features/auth/forgot-password-page.tsx';
 import { LoginPage } from './features/auth/login-page.tsx';
 import { RouteGuard } from './features/auth/route-guard.tsx';
 import { SignupPage } from './features/auth/signup-page.tsx';
 import { RouteErrorPage } from './features/errors/route-error-page.tsx';
-import { HomePage } from './features/home/home-page.tsx';
-import { MacrosPage } from './features/macros/macros-page.tsx';
 import { NotFoundPage } from './features/not-found/not-found-page.tsx';
-import { OrdersPage } from './features/orders/orders-page.tsx';
-import { ProfilePage } from './features/profile/profile-page.tsx';
-import { ReportFinderPage } from './features/report-finder/report-finder-page.tsx';
-import { TemplatesPage } from './features/templates/templates-page.tsx';
-import { WorklistPage } from './features/worklist/worklist-page.tsx';
 import { PATHS, allowedRolesFor } from './paths.ts';
 import { LoadingOverlay } from './components/ui/loading-overlay.tsx';
 
-// The screens with the rich-text editor (TipTap, Yjs) load on first use, keeping the editor's code
-// out of the bundle the worklist needs.
+// Only the pages before sign-in are in the entry: the layout (header, bell, realtime) and every
+// screen behind the guard load on first use, so /login downloads none of their code or libraries
+// (BENCHMARKS.md, web bundle). The screens with the rich-text editor (TipTap, Yjs) are separate
+// again, keeping the editor's code out of what the worklist needs.
+const AppLayout = lazy(() =>
+  import('./features/app-shell/app-layout.tsx').then((m) => ({ default: m.AppLayout })),
+);
+const HomePage = lazy(() => import('./features/home/home-page.tsx').then((m) => ({ default: m.HomePage })));
+const WorklistPage = lazy(() =>
+  import('./features/worklist/worklist-page.tsx').then((m) => ({ default: m.WorklistPage })),
+);
+const OrdersPage = lazy(() =>
+  import('./features/orders/orders-page.tsx').then((m) => ({ default: m.OrdersPage })),
+);
+const ReportFinderPage = lazy(() =>
+  import('./features/report-finder/report-finder-page.tsx').then((m) => ({ default: m.ReportFinderPage })),
+);
+const ProfilePage = lazy(() =>
+  import('./features/profile/profile-page.tsx').then((m) => ({ default: m.ProfilePage })),
+);
+const TemplatesPage = lazy(() =>
+  import('./features/templates/templates-page.tsx').then((m) => ({ default: m.TemplatesPage })),
+);
+const MacrosPage = lazy(() =>
+  import('./features/macros/macros-page.tsx').then((m) => ({ default: m.MacrosPage })),
+);
 const ReportingPage = lazy(() =>
   import('./features/reports/reporting-page.tsx').then((m) => ({ default: m.ReportingPage })),
 );
@@ -63,42 +79,83 @@ export const routes: RouteObject[] = [
         element: <RouteGuard />,
         children: [
           {
-            element: <AppLayout />,
+            element: (
+              <Lazy>
+                <AppLayout />
+              </Lazy>
+            ),
             children: [
               {
                 errorElement: <RouteErrorPage />,
                 children: [
-                  { index: true, element: <HomePage /> },
-                  screen(PATHS.worklist, <WorklistPage />),
-                  screen(PATHS.orders, <OrdersPage />),
+                  {
+                    index: true,
+                    element: (
+                      <Lazy>
+                        <HomePage />
+                      </Lazy>
+                    ),
+                  },
+                  screen(
+                    PATHS.worklist,
+                    <Lazy>
+                      <WorklistPage />
+                    </Lazy>,
+                  ),
+                  screen(
+                    PATHS.orders,
+                    <Lazy>
+                      <OrdersPage />
+                    </Lazy>,
+                  ),
                   screen(
                     PATHS.worklistItem,
                     <Lazy>
                       <ReportingPage />
                     </Lazy>,
                   ),
-                  screen(PATHS.reportFinder, <ReportFinderPage />),
+                  screen(
+                    PATHS.reportFinder,
+                    <Lazy>
+                      <ReportFinderPage />
+                    </Lazy>,
+                  ),
                   screen(
                     PATHS.organisation,
                     <Lazy>
                       <OrganisationPage />
                     </Lazy>,
                   ),
-                  screen(PATHS.profile, <ProfilePage />),
+                  screen(
+                    PATHS.profile,
+                    <Lazy>
+                      <ProfilePage />
+                    </Lazy>,
+                  ),
                   screen(
                     PATHS.support,
                     <Lazy>
                       <SupportPage />
                     </Lazy>,
                   ),
-                  screen(PATHS.templates, <TemplatesPage />),
+                  screen(
+                    PATHS.templates,
+                    <Lazy>
+                      <TemplatesPage />
+                    </Lazy>,
+                  ),
                   screen(
                     PATHS.template,
                     <Lazy>
                       <TemplatePage />
                     </Lazy>,
                   ),
-                  screen(PATHS.macros, <MacrosPage />),
+                  screen(
+                    PATHS.macros,
+                    <Lazy>
+                      <MacrosPage />
+                    </Lazy>,
+                  ),
                   screen(
                     PATHS.macro,
                     <Lazy>
