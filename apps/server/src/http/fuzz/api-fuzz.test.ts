@@ -25,7 +25,7 @@ import {
   type TSchema,
   valueFor,
 } from './fuzz-inputs.ts';
-import { multipartRequest } from './fuzz-multipart.ts';
+import { multipartRequest, type TFormTemplate } from './fuzz-multipart.ts';
 
 /** Fixed, so CI runs are the same; FUZZ_SEED explores other sequences locally. */
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_125);
@@ -79,6 +79,8 @@ const ROLES: readonly TWorldUser[] = [
   'outsider',
 ];
 const tokens = new Map<TWorldUser, string>();
+/** A valid form of each multipart route (by OpenAPI path), which the fuzz then spoils. */
+let forms: Record<string, TFormTemplate> = {};
 
 async function refreshTokens(): Promise<void> {
   for (const role of ROLES) tokens.set(role, await tokenFor(server, w.users[role]));
@@ -123,6 +125,55 @@ beforeAll(async () => {
     '7c9e6679-7425-40de-944b-e07fc1f90ae7',
   ].filter(Boolean);
   await refreshTokens();
+  const byAdmin = { by_user_id: w.users.admin.id };
+  const study = {
+    modality: 'CT',
+    study: 'CT chest',
+    body_part: 'Chest',
+    datetime: '2024-05-17T10:30:00.000Z',
+  };
+  const files = (fields: Record<string, string>) => ({ fields, fileField: 'files' });
+  forms = {
+    '/api/v1/worklist/create/order': files({
+      patient_name: 'Fuzz Patient',
+      patient_id: 'MRN-1',
+      patient_sex: 'F',
+      patient_birth_date: '1980-02-29',
+      facility_fk: w.facility.id,
+      priority_tag: 'URGENT',
+      referring_physician_name: 'Dr Fuzz',
+      clinical_history: 'Cough',
+      ...study,
+      ...byAdmin,
+    }),
+    '/api/v1/worklist/activate': files({
+      worklist_id: ordered.id,
+      series_count: '2',
+      instance_count: '200',
+      ...study,
+      ...byAdmin,
+    }),
+    '/api/v1/worklist/duplicate': files({ worklist_id: studyId, ...byAdmin }),
+    '/api/v1/worklist/{id}/document': {
+      ...files({ filenames: 'a.png', ...byAdmin }),
+      params: { id: studyId },
+    },
+    '/api/v1/worklist/report/{id}/upload-images': { ...files({}), params: { id: report.id } },
+    '/api/v1/comm/email/send-support': {
+      fields: {
+        user_id: w.users.admin.id,
+        user_name: 'Admin Ada',
+        email: 'ada@clinic.example',
+        message: 'Help',
+      },
+      fileField: 'upload_files',
+    },
+    '/api/v1/user/facility/{id}/letterhead': {
+      fields: { enable_letterhead: 'true' },
+      fileField: 'header_file',
+      params: { id: w.facility.id },
+    },
+  };
 
   const document = (await server.request('GET', '/api/v1/openapi.json')).json as TDocument;
   components = document.components?.schemas ?? {};
@@ -158,7 +209,12 @@ function buildRequest(operation: TOperation, random: TRandom): TFuzzRequest {
   const params = operation.path.match(/\{\w+\}/g) ?? [];
   const badParam = fault === 'path' ? random.int(params.length) : -1;
   let index = 0;
-  const path = operation.path.replace(/\{(\w+)\}/g, () => pathValue(random, ids, index++ === badParam));
+  const known = forms[operation.path]?.params ?? {};
+  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const hostile = index++ === badParam;
+    const value = known[name];
+    return value && !hostile && random.chance(0.7) ? value : pathValue(random, ids, hostile);
+  });
   const query: string[] = [];
   const queryParameters = operation.parameters.filter((p) => p.in === 'query');
   const badQuery = fault === 'query' ? random.int(queryParameters.length + 1) : -1;
@@ -180,8 +236,14 @@ function buildRequest(operation: TOperation, random: TRandom): TFuzzRequest {
   const search = query.length ? `?${query.join('&')}` : '';
   const request: TFuzzRequest = { method: operation.method, url: `${path}${search}`, headers, note: '' };
   if (operation.method !== 'GET' && operation.method !== 'HEAD') {
-    if ('multipart/form-data' in operation.content && random.chance(0.6)) {
-      const form = multipartRequest(random, operation.content['multipart/form-data'], ctx);
+    const takesForm = 'multipart/form-data' in operation.content || operation.path in forms;
+    if (takesForm && random.chance(0.6)) {
+      const form = multipartRequest(
+        random,
+        operation.content['multipart/form-data'],
+        ctx,
+        forms[operation.path],
+      );
       Object.assign(headers, form.headers);
       request.body = form.body;
       notes.push(form.note);

@@ -58,35 +58,64 @@ const FILES: readonly (() => Buffer)[] = [
   () => Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7919) % 256)),
 ];
 
+const VALID_FILES: readonly (() => Buffer)[] = [() => png(20, 20), () => Buffer.from('%PDF-1.4\n%fuzz\n')];
+
 const asText = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 
+/** A valid form of a route: its text fields and the field that carries its files. */
+export type TFormTemplate = {
+  fields: Record<string, string>;
+  fileField: string;
+  /** Path parameters that address a record the form may change. */
+  params?: Record<string, string>;
+};
+
+/** Text of a form field: awkward within bounds (edgy), hostile, or as the template has it. */
+function fieldValue(value: string, random: TRandom, ctx: TValueContext): string {
+  if (ctx.edgy && random.chance(0.4)) return asText(valueFor({ type: 'string', maxLength: 200 }, ctx));
+  if (!ctx.edgy && random.chance(0.1)) return asText(random.pick(HOSTILE_VALUES)).slice(0, 70_000);
+  return value;
+}
+
+/**
+ * A multipart request. With a `template` (a valid form of the route, from the test's world) most
+ * forms are that form with awkward values, so they reach the route's command; otherwise random
+ * fields.
+ */
 export function multipartRequest(
   random: TRandom,
   schema: TSchema | undefined,
   ctx: TValueContext,
+  template?: TFormTemplate,
 ): { headers: Record<string, string>; body: Buffer; note: string } {
   const parts: Buffer[] = [];
+  const field = (name: string, value: string) =>
+    parts.push(
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
   const names = Object.keys(schema?.properties ?? {});
-  const fieldCount = random.int(6);
+  const fromTemplate = template !== undefined && random.chance(0.7);
+  const fieldCount = fromTemplate ? 0 : random.int(6);
+  for (const [name, value] of Object.entries(fromTemplate ? template.fields : {})) {
+    if (!random.chance(0.1)) field(name, fieldValue(value, random, ctx));
+  }
   for (let i = 0; i < fieldCount; i++) {
     const name = random.pick(names.length && random.chance(0.5) ? names : FIELD_NAMES);
     const value = random.chance(0.6)
       ? asText(valueFor(schema?.properties?.[name] ?? { format: random.pick(['uuid', 'email', '']) }, ctx))
       : asText(random.pick(HOSTILE_VALUES)).slice(0, 70_000);
-    parts.push(
-      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
-    );
+    field(name, value);
   }
   const fileCount = random.int(3);
   for (let i = 0; i < fileCount; i++) {
-    const field = random.pick(FILE_FIELDS);
+    const fileField = template && random.chance(0.8) ? template.fileField : random.pick(FILE_FIELDS);
     const filename = random.pick(['a.png', '', '../../x.pdf', '😀\u0000.jpg', 'x'.repeat(600)]);
     parts.push(
       Buffer.from(
-        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n` +
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${fileField}"; filename="${filename}"\r\n` +
           `Content-Type: ${random.pick(['image/png', 'application/pdf', 'application/json', 'text/html'])}\r\n\r\n`,
       ),
-      random.pick(FILES)(),
+      (fromTemplate && !ctx.edgy && random.chance(0.7) ? random.pick(VALID_FILES) : random.pick(FILES))(),
       Buffer.from('\r\n'),
     );
   }
@@ -117,6 +146,6 @@ export function multipartRequest(
   return {
     headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
     body: whole,
-    note: `multipart of ${fieldCount} fields and ${fileCount} files`,
+    note: `multipart ${fromTemplate ? 'form' : `of ${fieldCount} fields`} and ${fileCount} files`,
   };
 }
