@@ -107,6 +107,9 @@ export class RenderPool extends EventEmitter<TRenderPoolEvents> {
       niceIncrement: 10,
       resourceLimits: { maxOldGenerationSizeMb: this.settings.memoryMb },
     });
+    // A task's own failure reaches its run(); a worker that fails before it takes a task (e.g. out of
+    // memory while loading) is reported here only, and the task waiting for it ends with its budget.
+    this.#pool.on('error', () => undefined);
     return this.#pool;
   }
 
