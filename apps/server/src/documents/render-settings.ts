@@ -22,8 +22,9 @@ export function defaultRenderThreads(cores = availableParallelism()): number {
 }
 
 /**
- * A 1,000,000-character report renders in about 4 s (PDF) on a quiet core and needs about 300 MB of
- * heap; the budgets leave room for a busy machine.
+ * Measured (BENCHMARKS.md): a 1,000,000-character report renders as PDF in 2-3 s on a quiet core and
+ * 4-7 s on a busy 2-core machine, and needs more than 64 MB of heap (128 MB works, with much garbage
+ * collection); the budgets leave room for a busy machine.
  */
 export const DEFAULT_RENDER_SETTINGS: TRenderSettings = {
   threads: defaultRenderThreads(),
