@@ -17,7 +17,12 @@ import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { reportAccessFor } from '../reports/report.policy.ts';
 import { findVisibleStudyReport } from '../reports/report.queries.ts';
 import { sendAttachment } from './content-disposition.ts';
-import { buildReportFile, type TReportFile, type TReportFileRequest } from './report-file.ts';
+import {
+  buildReportFile,
+  ZRenderErrorResponses,
+  type TReportFile,
+  type TReportFileRequest,
+} from './report-file.ts';
 import { authorizeReportOutput, type TReportOutputAction } from './report-output.policy.ts';
 import { userRateLimitOptions } from './user-rate-limit.ts';
 
@@ -36,11 +41,8 @@ const ZFileResponses = {
     'The study has no assigned radiologist, or a stored image the document needs is missing',
   ),
   413: ZErrorBody.describe('html_content is too large'),
-  422: ZErrorBody.describe(
-    'DOCUMENT_TOO_COMPLEX: the document could not be rendered within its time or memory budget',
-  ),
+  ...ZRenderErrorResponses,
   429: ZErrorBody.describe('Too many renders by this user'),
-  503: ZErrorBody.describe('RENDER_BUSY: too many documents are being rendered; try again shortly'),
 };
 
 const LETTERHEAD_NOTE =

@@ -17,6 +17,7 @@ import { AppError } from '../../http/app-error.ts';
 import { errorBody, errorHandler } from '../../http/error-handler.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { runWithReportPdf } from '../report-output/report-pdf-store.ts';
+import { ZRenderErrorResponses } from '../report-output/report-file.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
 import { addAddendum, createReport, finalizeReport, saveDraft, updateReport } from './report-commands.ts';
 import { reportImageRoutes } from './report-images.routes.ts';
@@ -172,7 +173,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           "FINAL: only the assigned radiologist or an administrator; html_content (sanitised) becomes the final content, checked against version when given; report COMPLETED, item FINAL, the finalizer signs. Both statuses render the report's PDF (without letterhead) in the same transaction and store it as pdf_url; at FINAL it is also kept as the final original (final_pdf_sha256), never replaced. A failed render changes nothing.",
         body: ZPdfGenerateBody,
-        response: { 200: ZReport, ...ZWriteResponses },
+        response: { 200: ZReport, ...ZWriteResponses, ...ZRenderErrorResponses },
       },
     },
     async (request) => {
@@ -214,7 +215,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
           'Only the assigned radiologist or an administrator, and only on a COMPLETED report. A new PDF with the addendum becomes pdf_url; the final original (final_pdf_sha256) stays.',
         params: z.object({ id: ZUuid }),
         body: ZAddendumBody,
-        response: { 201: ZReport, ...ZWriteResponses },
+        response: { 201: ZReport, ...ZWriteResponses, ...ZRenderErrorResponses },
       },
     },
     async (request, reply) => {
