@@ -14,11 +14,10 @@ const OUTSIDE = /^(test|bench|seed|startup)\/|^(main|start)\.ts$|(\.test|-cli|te
 
 /**
  * Cycles known today (issue 12's follow-up): reports stores the final PDF through report-output,
- * which reads reports' policy and queries (and facilities with them); in infrastructure, AppError
- * lives in http/. A cycle is allowed only within one of these groups.
+ * which reads reports' policy and queries (and facilities with them). A cycle is allowed only
+ * within one of these groups.
  */
 const KNOWN_CYCLES: readonly (readonly string[])[] = [
-  ['http', 'files', 'documents', 'config.ts'],
   ['features/reports', 'features/report-output', 'features/facilities'],
 ];
 

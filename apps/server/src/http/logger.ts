@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
-import type { TConfig } from '../config.ts';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -31,9 +30,10 @@ export function logRequest(request: TLoggedRequest): Record<string, unknown> {
 }
 
 /** pino options: JSON in production, pretty in an interactive terminal; secrets never logged. */
-export function loggerOptions(
-  config: Pick<TConfig, 'logLevel' | 'logPretty'>,
-): FastifyServerOptions['logger'] {
+export function loggerOptions(config: {
+  logLevel: string;
+  logPretty: boolean;
+}): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
     serializers: { req: logRequest },

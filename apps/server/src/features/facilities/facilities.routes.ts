@@ -15,7 +15,7 @@ import { loadScope } from '../../access/scope.ts';
 import { AppError } from '../../http/app-error.ts';
 import { registerMultipart } from '../../http/multipart.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
-import { sendStoredFile } from '../../http/send-stored-file.ts';
+import { sendStoredFile } from '../../files/send-stored-file.ts';
 import { findStoredFile } from '../report-output/document-images.ts';
 import {
   createFacility,

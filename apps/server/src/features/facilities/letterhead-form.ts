@@ -1,12 +1,12 @@
 // The letterhead upload form (POST /user/facility/{id}/letterhead): enable_letterhead and up to two
 // images, header_file and footer_file, read and checked by the one multipart module
-// (http/multipart.ts, http/upload-checks.ts): limits applied while the form streams, every image
+// (http/multipart.ts, files/upload-checks.ts): limits applied while the form streams, every image
 // checked by its content and pixel count before anything is stored.
 import { LETTERHEAD_MEDIA_TYPES, MAX_LETTERHEAD_BYTES, ZLetterheadFields } from '@ris/domain';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../http/app-error.ts';
 import { parseFields, readForm, type TFormLimits } from '../../http/multipart.ts';
-import { checkUploads } from '../../http/upload-checks.ts';
+import { checkUploads } from '../../files/upload-checks.ts';
 import type { TLetterheadUpload } from './facility.commands.ts';
 
 /** Two images at most (one header, one footer), PNG or JPEG, and a handful of short text fields. */

@@ -10,7 +10,7 @@ import { authorizeWorklist } from '../studies/study.policy.ts';
 import { activateStudy, duplicateStudy } from './commands/activate-study.ts';
 import { createOrder, ORDER_FORM_LIMITS } from './commands/create-order.ts';
 import { parseFields, readForm, registerMultipart } from '../../http/multipart.ts';
-import { checkUploads } from '../../http/upload-checks.ts';
+import { checkUploads } from '../../files/upload-checks.ts';
 import { presentAndPublish } from '../studies/commands/publish.ts';
 
 const security = [{ bearerAuth: [] }];

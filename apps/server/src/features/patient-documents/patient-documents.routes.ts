@@ -7,8 +7,8 @@ import { loadScope, type TScope } from '../../access/scope.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { parseFields, readForm, registerMultipart } from '../../http/multipart.ts';
-import { sendStoredFile } from '../../http/send-stored-file.ts';
-import { checkUploads } from '../../http/upload-checks.ts';
+import { sendStoredFile } from '../../files/send-stored-file.ts';
+import { checkUploads } from '../../files/upload-checks.ts';
 import { presentAndPublish } from '../studies/commands/publish.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
 import {

@@ -6,8 +6,8 @@ import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
 import { readForm, registerMultipart } from '../../http/multipart.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
-import { sendStoredFile } from '../../http/send-stored-file.ts';
-import { checkUploads } from '../../http/upload-checks.ts';
+import { sendStoredFile } from '../../files/send-stored-file.ts';
+import { checkUploads } from '../../files/upload-checks.ts';
 import {
   attachReportImages,
   findReportImage,

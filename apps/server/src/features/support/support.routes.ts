@@ -11,7 +11,7 @@ import { requirePrincipal } from '../../access/require-principal.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { parseFields, readForm, registerMultipart } from '../../http/multipart.ts';
-import { checkUploads } from '../../http/upload-checks.ts';
+import { checkUploads } from '../../files/upload-checks.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
 import { sendSupport, SUPPORT_UPLOAD_LIMITS } from './send-support.ts';
 

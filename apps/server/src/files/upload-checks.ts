@@ -2,10 +2,10 @@
 // stores it): present, non-empty, within the size limit, of an accepted kind by its content (never
 // its name or declared type) and, for every image, within the pixel limit (files/image-pixels.ts),
 // so no stored image is a decompression bomb for the PDF renderer or a reader's browser.
-import { assertImagePixels } from '../files/image-pixels.ts';
-import { sniffMediaType } from '../files/stored-files.ts';
-import { AppError } from './app-error.ts';
-import { fileFieldsOf, fileTooLarge, type TFormLimits, type TUpload } from './multipart.ts';
+import { assertImagePixels } from './image-pixels.ts';
+import { sniffMediaType } from './stored-files.ts';
+import { AppError } from '../http/app-error.ts';
+import { fileFieldsOf, fileTooLarge, type TFormLimits, type TUpload } from '../http/multipart.ts';
 
 export async function checkUploads(
   files: readonly TUpload[],

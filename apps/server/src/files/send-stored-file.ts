@@ -1,7 +1,7 @@
 // Serving a stored upload (patient document, key image, letterhead) back to the browser.
 import type { FastifyReply } from 'fastify';
-import type { BlobStore } from '../files/blob-store.ts';
-import type { TStoredFile } from '../files/stored-files.ts';
+import type { BlobStore } from './blob-store.ts';
+import type { TStoredFile } from './stored-files.ts';
 
 /** A filename safe for a quoted header value (ASCII, no quotes, slashes or control characters). */
 function asciiFilename(filename: string): string {
