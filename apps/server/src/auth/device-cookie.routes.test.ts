@@ -5,7 +5,7 @@ import { buildFacility, buildUser, TEST_PASSWORD } from '../test/factories.ts';
 import { startTestServer, type TTestServer } from '../test/test-server.ts';
 import { SIGN_IN_ATTACK_NOTIFICATION } from './attack-alerts.ts';
 import { DEVICE_COOKIE_PREFIX } from './device-cookies.ts';
-import { deviceCookieOf, expectDelayed, newIp, signInFrom } from './throttle-test-helpers.ts';
+import { deviceCookieOf, expectDelayed, newIp, signInFrom } from '../test/throttle-test-helpers.ts';
 
 let server: TTestServer;
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, authSignInFailures } from '../db/schema/index.ts';
 import { buildUser, TEST_PASSWORD } from '../test/factories.ts';
 import { startTestServer, type TTestServer } from '../test/test-server.ts';
-import { ageFailures, expectDelayed, newIp, signInFrom } from './throttle-test-helpers.ts';
+import { ageFailures, expectDelayed, newIp, signInFrom } from '../test/throttle-test-helpers.ts';
 
 // Limits low enough to reach in a test: 3 failures per account and source, 6 per account from every
 // unknown browser, 4 accounts per IP; then 60 s, doubled at each failure, at most 600 s.

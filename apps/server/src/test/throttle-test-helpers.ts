@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { randomInt } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { authSignInFailures } from '../db/schema/index.ts';
-import type { TTestResponse, TTestServer } from '../test/test-server.ts';
+import type { TTestResponse, TTestServer } from './test-server.ts';
 
 /** A fresh address for one test, so tests of a file never share an IP's counts. */
 export function newIp(): string {
