@@ -9,17 +9,21 @@ import { startE2eServer } from '../support/server.ts';
 
 export type TPageWeight = { screen: string; scripts: number; gzipKb: number };
 
-function collectScripts(page: Page): () => Promise<{ scripts: number; gzipBytes: number }> {
-  const responses: Response[] = [];
-  page.on('response', (response) => {
-    if (response.request().resourceType() === 'script') responses.push(response);
+/** The scripts a page downloads, once per URL (a script the browser has already is not counted). */
+function collectScripts(
+  page: Page,
+  seen = new Set<string>(),
+): () => Promise<{ scripts: number; gzipBytes: number }> {
+  // Bodies are read as they arrive: after a navigation the browser no longer has them.
+  const bodies: Promise<Buffer | null>[] = [];
+  page.on('response', (response: Response) => {
+    if (response.request().resourceType() !== 'script' || seen.has(response.url())) return;
+    seen.add(response.url());
+    bodies.push(response.body().catch(() => null));
   });
   return async () => {
-    const bodies = await Promise.all(responses.splice(0).map((response) => response.body()));
-    return {
-      scripts: bodies.length,
-      gzipBytes: bodies.reduce((sum, body) => sum + gzipSync(body).length, 0),
-    };
+    const taken = (await Promise.all(bodies.splice(0))).filter((body) => body !== null);
+    return { scripts: taken.length, gzipBytes: taken.reduce((sum, body) => sum + gzipSync(body).length, 0) };
   };
 }
 
