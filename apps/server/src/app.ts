@@ -44,6 +44,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerRealtime } from './realtime/realtime-server.ts';
 import { registerCollaboration } from './collaboration/collaboration-server.ts';
 import { flushReportDocument } from './collaboration/flush-report-document.ts';
+import { runWithReportPdf } from './features/report-output/report-pdf-store.ts';
 import { registerSpa } from './http/spa.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 
@@ -130,6 +131,10 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
   await registerCollaboration(app);
   // Features ask for open documents to be stored through this port; they never import collaboration/.
   app.decorate('reportDocuments', { flush: (target) => flushReportDocument(app, target) });
+  // Reports store their PDF through report output, which sits above them (events/report-pdfs.ts).
+  app.decorate('reportPdfs', {
+    runWith: (command, pdfOf) => runWithReportPdf(deps.database.db, deps.blobs, command, pdfOf),
+  });
 
   await registerOpenApi(app, config.publicUrl);
   await app.register(healthRoutes(deps.database.db));

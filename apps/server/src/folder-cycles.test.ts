@@ -1,7 +1,6 @@
 // The server's folders import each other in one direction (docs/architecture.md). eslint.config.js
 // forbids imports that run up the layers; this test walks every import and fails on a cycle between
-// folders: top-level ones (http, db, auth, access, realtime, ...) and one per feature. A few cycles
-// are known debts, listed below to be removed: a cycle outside them fails.
+// folders: top-level ones (http, db, auth, access, realtime, ...) and one per feature.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,15 +10,6 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
 
 /** Entry points, tools and test helpers: not part of the layers (they may import anything). */
 const OUTSIDE = /^(test|bench|seed|startup)\/|^(main|start)\.ts$|(\.test|-cli|test-helpers|test-client)\.ts$/;
-
-/**
- * Cycles known today (issue 12's follow-up): reports stores the final PDF through report-output,
- * which reads reports' policy and queries (and facilities with them). A cycle is allowed only
- * within one of these groups.
- */
-const KNOWN_CYCLES: readonly (readonly string[])[] = [
-  ['features/reports', 'features/report-output', 'features/facilities'],
-];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -87,11 +77,8 @@ function cyclicGroups(graph: Map<string, Set<string>>): string[][] {
 }
 
 describe('server folders', () => {
-  it('import each other in one direction only (no cycle beyond the known ones)', () => {
-    const unknown = cyclicGroups(folderGraph()).filter(
-      (group) => !KNOWN_CYCLES.some((known) => group.every((folder) => known.includes(folder))),
-    );
-    expect(unknown).toEqual([]);
+  it('import each other in one direction only (no cycle)', () => {
+    expect(cyclicGroups(folderGraph())).toEqual([]);
   });
 
   it('finds a cycle when there is one', () => {

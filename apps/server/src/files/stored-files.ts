@@ -1,4 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type';
+import { eq } from 'drizzle-orm';
 import type { TDbOrTx } from '../db/client.ts';
 import { storedFiles } from '../db/schema/index.ts';
 import { AppError } from '../http/app-error.ts';
@@ -66,4 +67,11 @@ export async function storeFile(db: TDbOrTx, blobs: BlobStore, input: TStoreFile
     .returning();
   if (!row) throw new Error('stored_files insert returned nothing');
   return row;
+}
+
+/** The stored file with this id (null for null). */
+export async function findStoredFile(db: TDbOrTx, fileId: string | null): Promise<TStoredFile | null> {
+  if (!fileId) return null;
+  const [file] = await db.select().from(storedFiles).where(eq(storedFiles.id, fileId));
+  return file ?? null;
 }

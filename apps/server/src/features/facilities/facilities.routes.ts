@@ -16,7 +16,7 @@ import { AppError } from '../../http/app-error.ts';
 import { registerMultipart } from '../../http/multipart.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { sendStoredFile } from '../../files/send-stored-file.ts';
-import { findStoredFile } from '../report-output/document-images.ts';
+import { findStoredFile } from '../../files/stored-files.ts';
 import {
   createFacility,
   deleteLetterhead,

@@ -38,13 +38,6 @@ export async function readDocumentImage(
   }
 }
 
-/** The stored file with this id (null for null). */
-export async function findStoredFile(db: TDbOrTx, fileId: string | null): Promise<TStoredFile | null> {
-  if (!fileId) return null;
-  const [file] = await db.select().from(storedFiles).where(eq(storedFiles.id, fileId));
-  return file ?? null;
-}
-
 /** Every `src` of an <img> in sanitised report HTML (attributes are always double-quoted there). */
 function imageSources(html: string): string[] {
   return [...html.matchAll(/<img\b[^>]*?\ssrc="([^"]*)"/g)].map((match) => match[1] ?? '');

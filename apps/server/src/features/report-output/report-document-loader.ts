@@ -9,7 +9,8 @@ import type { TLetterhead, TReportDocumentInput } from '../../documents/report-d
 import type { BlobStore } from '../../files/blob-store.ts';
 import { sanitizeReportHtml } from '../../html/sanitize-report-html.ts';
 import { AppError } from '../../http/app-error.ts';
-import { findStoredFile, loadKeyImages, readDocumentImage } from './document-images.ts';
+import { findStoredFile } from '../../files/stored-files.ts';
+import { loadKeyImages, readDocumentImage } from './document-images.ts';
 import { ageAt, ageSexLabel, formatDateTime, orDash, safeTimeZone } from './patient-block.ts';
 import type { TReportFileRequest } from './report-file.ts';
 import { loadSignatureBlocks } from './signers.ts';

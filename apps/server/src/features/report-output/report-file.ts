@@ -1,6 +1,6 @@
 // Building a report's PDF or DOCX from the database, for routes (download, preview) and for delivery
 // jobs (e-mail and WhatsApp attachments). Implemented by the report-output feature.
-import { reportFileName, ZErrorBody } from '@ris/domain';
+import { reportFileName } from '@ris/domain';
 import type { TDbOrTx } from '../../db/client.ts';
 import type { TReportDocumentInput } from '../../documents/index.ts';
 import { DocumentRenderError, renderDocument } from '../../documents/render-pool.ts';
@@ -24,12 +24,6 @@ export type TReportFileRequest = {
 export type TReportFile = { data: Buffer; fileName: string; mediaType: string };
 
 /** The answers of a render past its budget, for the OpenAPI document of every route that renders. */
-export const ZRenderErrorResponses = {
-  422: ZErrorBody.describe(
-    'DOCUMENT_TOO_COMPLEX: the document could not be rendered within its time or memory budget (RENDER_TIMEOUT_MS, RENDER_MEMORY_MB)',
-  ),
-  503: ZErrorBody.describe('RENDER_BUSY: too many documents are being rendered; try again shortly'),
-};
 
 export const PDF_MEDIA_TYPE = 'application/pdf';
 export const DOCX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';

@@ -13,16 +13,11 @@ import { loadScope } from '../../access/scope.ts';
 import { closeRendering, configureRendering } from '../../documents/render-pool.ts';
 import { AppError } from '../../http/app-error.ts';
 import { errorBody, errorHandler } from '../../http/error-handler.ts';
-import { ZErrorResponses } from '../../http/openapi-errors.ts';
+import { ZErrorResponses, ZRenderErrorResponses } from '../../http/openapi-errors.ts';
 import { reportAccessFor } from '../reports/report.policy.ts';
 import { findVisibleStudyReport } from '../reports/report.queries.ts';
 import { sendAttachment } from './content-disposition.ts';
-import {
-  buildReportFile,
-  ZRenderErrorResponses,
-  type TReportFile,
-  type TReportFileRequest,
-} from './report-file.ts';
+import { buildReportFile, type TReportFile, type TReportFileRequest } from './report-file.ts';
 import { authorizeReportOutput, type TReportOutputAction } from './report-output.policy.ts';
 import { userRateLimitOptions } from './user-rate-limit.ts';
 

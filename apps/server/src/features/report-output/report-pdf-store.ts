@@ -9,7 +9,7 @@ import { reports } from '../../db/schema/index.ts';
 import type { TReportDocumentInput } from '../../documents/index.ts';
 import type { BlobStore } from '../../files/blob-store.ts';
 import { storeFile } from '../../files/stored-files.ts';
-import type { TReportRow } from '../reports/report.queries.ts';
+import type { TReportPdfTarget } from '../../events/report-pdfs.ts';
 import { loadReportDocument, type TLoadedReportDocument } from './report-document-loader.ts';
 import { PDF_MEDIA_TYPE, renderReportFile, type TReportFile } from './report-file.ts';
 
@@ -22,7 +22,7 @@ const MAX_REPORT_PDF_BYTES = 200 * 1024 * 1024;
  */
 export const RENDER_OUTSIDE_TRANSACTION_CHARS = 50_000;
 
-export type TReportPdfTarget = { report: TReportRow; createdBy: string | null; final: boolean };
+type TReportRow = typeof reports.$inferSelect;
 
 function loadPdfDocument(tx: TTx, blobs: BlobStore, report: TReportRow): Promise<TLoadedReportDocument> {
   return loadReportDocument(tx, blobs, {

@@ -15,9 +15,7 @@ import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
 import { AppError } from '../../http/app-error.ts';
 import { errorBody, errorHandler } from '../../http/error-handler.ts';
-import { ZErrorResponses } from '../../http/openapi-errors.ts';
-import { runWithReportPdf } from '../report-output/report-pdf-store.ts';
-import { ZRenderErrorResponses } from '../report-output/report-file.ts';
+import { ZErrorResponses, ZRenderErrorResponses } from '../../http/openapi-errors.ts';
 import { assertActingAs } from '../../access/acting-as.ts';
 import { addAddendum, createReport, finalizeReport, saveDraft, updateReport } from './report-commands.ts';
 import { reportImageRoutes } from './report-images.routes.ts';
@@ -59,7 +57,6 @@ const writeOptions = { bodyLimit: REPORT_BODY_LIMIT, errorHandler: reportErrorHa
  */
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps.database;
-  const { blobs } = app.deps;
   const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
   /** Who a report is presented to: their abilities and pdf_url (a signed download path) go with it. */
   const viewerOf = (request: FastifyRequest) => {
@@ -184,11 +181,9 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       await app.reportDocuments.flush({ reportId: body.report_id });
       const final = body.status === 'FINAL';
       // The PDF is stored in the same transaction: a failed render finalizes nothing. A long report is
-      // rendered before that transaction, never while it is open (runWithReportPdf).
+      // rendered before that transaction, never while it is open (events/report-pdfs.ts).
       const createdBy = scope.principal.userId;
-      const { result, report } = await runWithReportPdf(
-        db,
-        blobs,
+      const { result, report } = await app.reportPdfs.runWith(
         async (tx) => {
           const changed = final ? await finalizeReport(tx, input) : await saveDraft(tx, input);
           // The external report service hears of the final report durably (a job in this transaction).
@@ -222,9 +217,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       const scope = await scopeOf(request);
       assertActingAs(scope.principal, request.body.by_user_id);
       // A new current PDF with the addendum (the final original and its hash stay), stored with it.
-      const { report } = await runWithReportPdf(
-        db,
-        blobs,
+      const { report } = await app.reportPdfs.runWith(
         (tx) => addAddendum(tx, { scope, reportId: request.params.id, html: request.body.content }),
         (result) => ({ report: result, createdBy: scope.principal.userId, final: false }),
       );
