@@ -52,6 +52,17 @@ describe('failed sign-ins per account and source', () => {
     expect(rows).toHaveLength(2);
   });
 
+  it('lets people behind one address sign in at the same moment (concurrent in-flight attempts delay no one)', async () => {
+    const users = await Promise.all(Array.from({ length: 3 }, () => buildUser(server.db)));
+    const ip = newIp();
+    for (let round = 0; round < 5; round++) {
+      const answers = await Promise.all(
+        users.map((user) => signInFrom(server, ip, user.email, TEST_PASSWORD)),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    }
+  });
+
   it('delays the account from that address past the limit, even with the right password (429, Retry-After)', async () => {
     const user = await buildUser(server.db);
     const ip = newIp();

@@ -60,6 +60,23 @@ export function backoffSeconds(
   return Math.min(options.baseSeconds * 2 ** doublings, options.maxSeconds);
 }
 
+/**
+ * Whole seconds an attempt must still wait (0: admitted). Below the limit there is no wait at all,
+ * whatever the clocks say: `sinceLast` is measured from this transaction's start, so a failure row
+ * written by a concurrent attempt that started later reads as a few ms in the future (negative),
+ * which must not delay a sign-in from the same address.
+ */
+export function secondsToWait(
+  failures: number,
+  sinceLast: number | null,
+  limit: number,
+  options: { baseSeconds: number; maxSeconds: number },
+): number {
+  const wait = backoffSeconds(failures, limit, options);
+  if (wait === 0 || sinceLast === null || sinceLast >= wait) return 0;
+  return Math.max(1, Math.ceil(wait - sinceLast));
+}
+
 type TBucketStats = { bucket: TThrottleBucket; failures: number; sinceLast: number | null };
 
 /**
@@ -106,10 +123,8 @@ export class SignInThrottle {
       let accountDelayed = false;
       for (const { bucket, failures, sinceLast } of stats) {
         const limit = this.#limitOf(bucket);
-        const wait = backoffSeconds(failures, limit, this.#backoff());
-        if (sinceLast !== null && sinceLast < wait) {
-          throw new SignInDelayed(Math.max(1, Math.ceil(wait - sinceLast)), bucket);
-        }
+        const left = secondsToWait(failures, sinceLast, limit, this.#backoff());
+        if (left > 0) throw new SignInDelayed(left, bucket);
         // With this attempt's row, will the count be at its limit (the next one waits)?
         if (bucket !== 'ip' && failures + 1 >= limit) accountDelayed = true;
       }
