@@ -2,16 +2,16 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { queryClient } from './api/query-client.ts';
 import { Toaster } from './components/ui/toaster.tsx';
-import { TooltipProvider } from './components/ui/tooltip.tsx';
 
-/** Context every screen relies on: server-state cache, tooltips and the toast region. */
+/**
+ * Context every screen relies on: server-state cache and the toast region. Tooltips are provided by
+ * the signed-in layout (features/app-shell), so the sign-in page loads no tooltip library.
+ */
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <TooltipProvider delayDuration={400}>
-        {children}
-        <Toaster />
-      </TooltipProvider>
+      {children}
+      <Toaster />
     </QueryClientProvider>
   );
 }
