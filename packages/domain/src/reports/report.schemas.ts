@@ -55,8 +55,9 @@ export type TReportAddendum = z.infer<typeof ZReportAddendum>;
 
 /**
  * What the caller may do with the report now: the server's report policy (report.policy.ts canReport,
- * the actions of its typed union) together with the state of the report and its study. The web shows
- * exactly the actions marked true; the server still checks each request.
+ * the actions of its typed union, and its rules for renderings and deliveries) together with the
+ * state of the report and its study. The web shows exactly the actions marked true; the server still
+ * checks each request.
  */
 export const ZReportAbilities = z
   .object({
@@ -70,6 +71,12 @@ export const ZReportAbilities = z
     finalize: z.boolean(),
     /** Add an addendum to the final report (POST /worklist/report/{id}/addendum). */
     addendum: z.boolean(),
+    /** Send the final report by e-mail or WhatsApp (POST /comm/{email,whatsapp}/send-report-pdf). */
+    share: z.boolean(),
+    /** Preview unsaved HTML as the report (POST /worklist/report/preview/pdf): editors only. */
+    preview: z.boolean(),
+    /** Download the report signed by chosen radiologists (POST /worklist/report/by-rad/pdf|docx). */
+    choose_signers: z.boolean(),
   })
   .describe("The caller's abilities on this report (computed by the server's report policy)");
 export type TReportAbilities = z.infer<typeof ZReportAbilities>;

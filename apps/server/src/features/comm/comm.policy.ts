@@ -3,7 +3,7 @@
 import type { TPrincipal } from '../../auth/principal.ts';
 import type { TScope } from '../../access/scope.ts';
 import { AppError } from '../../http/app-error.ts';
-import { reportAccessFor } from '../reports/report.policy.ts';
+import { isShareableReport, reportAccessFor } from '../reports/report.policy.ts';
 import type { TReportRow, TStudyRow } from '../reports/report.queries.ts';
 
 export type TCommAction =
@@ -14,10 +14,12 @@ export type TCommAction =
 
 /**
  * Decisions:
- * - share: whoever may read the report may share it — ADMINs; FACILITY_ADMINs, RADIOLOGISTs (any
- *   user type) and TRANSCRIPTIONISTs of the study's facility; a REFERRING_PHYSICIAN only the studies
- *   they referred (visibleStudies) and only once FINAL (mayReadReport). Only a FINAL report (study
- *   FINAL, report COMPLETED) is ever shared; anything else answers 409.
+ * - share: the report policy's rule (reports/report.policy.ts, sent with the report as
+ *   abilities.share): whoever may read the report may share it — ADMINs; FACILITY_ADMINs,
+ *   RADIOLOGISTs (any user type) and TRANSCRIPTIONISTs of the study's facility; a
+ *   REFERRING_PHYSICIAN only the studies they referred (visibleStudies) and only once FINAL
+ *   (mayReadReport). Only a final report (isShareableReport: study FINAL, report COMPLETED) is ever
+ *   shared; anything else answers 409.
  * - deliveries of a study: the same people; a referring physician sees only the messages they sent.
  * - read-outbox: ADMINs only (the outbox holds every message's text and every recipient).
  */
@@ -27,7 +29,7 @@ export function mayReadStudyReport(scope: TScope, study: TStudyRow, report: TRep
 }
 
 export function isFinalReport(study: TStudyRow, report: TReportRow | null): report is TReportRow {
-  return report !== null && study.status === 'FINAL' && report.status === 'COMPLETED';
+  return report !== null && isShareableReport(study, report.status);
 }
 
 /** A referring physician's view of a study's deliveries is limited to what they sent themselves. */

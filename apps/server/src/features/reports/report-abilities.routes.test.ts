@@ -20,7 +20,13 @@ const NONE: TReportAbilities = {
   return: false,
   finalize: false,
   addendum: false,
+  share: false,
+  preview: false,
+  choose_signers: false,
 };
+
+/** What an editor of the report may do besides writing: preview unsaved text, choose who signs. */
+const EDITOR = { edit: true, preview: true, choose_signers: true } as const;
 
 /** The abilities each user reads on the study's report (null: the report is not theirs to read, 404). */
 async function abilitiesOf(studyId: string, users: readonly TWorldUser[]) {
@@ -47,9 +53,9 @@ describe('ZReport.abilities: what each caller may do with the report, from the r
   it('on an assigned draft: the assignee and admins write and finalize; other staff only read', async () => {
     const { studyId } = await w.studyWithReport({ status: 'DRAFTED' });
     expect(await abilitiesOf(studyId, EVERYONE)).toEqual({
-      admin: { ...NONE, edit: true, finalize: true },
-      facilityAdmin: NONE,
-      radiologist: { ...NONE, edit: true, finalize: true },
+      admin: { ...NONE, ...EDITOR, finalize: true },
+      facilityAdmin: { ...NONE, choose_signers: true },
+      radiologist: { ...NONE, ...EDITOR, finalize: true },
       otherRadiologist: NONE,
       reporter: NONE,
       transcriptionist: NONE,
@@ -60,15 +66,15 @@ describe('ZReport.abilities: what each caller may do with the report, from the r
   it('with collaboration on, the transcriptionist writes and submits but never finalizes', async () => {
     const { studyId } = await w.studyWithReport({ status: 'ASSIGNED', collaborationEnabled: true });
     const seen = await abilitiesOf(studyId, ['transcriptionist', 'radiologist']);
-    expect(seen.transcriptionist).toEqual({ ...NONE, edit: true, submit: true });
-    expect(seen.radiologist).toEqual({ ...NONE, edit: true, finalize: true });
+    expect(seen.transcriptionist).toEqual({ ...NONE, ...EDITOR, submit: true });
+    expect(seen.radiologist).toEqual({ ...NONE, ...EDITOR, finalize: true });
   });
 
   it('a reporter assigned to the study submits for review (and, as its assignee, may finalize)', async () => {
     const { studyId } = await w.studyWithReport({ status: 'ASSIGNED', assignee: 'reporter' });
     expect((await abilitiesOf(studyId, ['reporter'])).reporter).toEqual({
       ...NONE,
-      edit: true,
+      ...EDITOR,
       submit: true,
       finalize: true,
     });
@@ -77,34 +83,55 @@ describe('ZReport.abilities: what each caller may do with the report, from the r
   it('in review: the assignee returns or finalizes; nobody submits again', async () => {
     const { studyId } = await w.studyWithReport({ status: 'IN_REVIEW', collaborationEnabled: true });
     const seen = await abilitiesOf(studyId, ['radiologist', 'admin', 'transcriptionist', 'otherRadiologist']);
-    expect(seen.radiologist).toEqual({ ...NONE, edit: true, return: true, finalize: true });
-    expect(seen.admin).toEqual({ ...NONE, edit: true, return: true, finalize: true });
-    expect(seen.transcriptionist).toEqual({ ...NONE, edit: true });
+    expect(seen.radiologist).toEqual({ ...NONE, ...EDITOR, return: true, finalize: true });
+    expect(seen.admin).toEqual({ ...NONE, ...EDITOR, return: true, finalize: true });
+    expect(seen.transcriptionist).toEqual({ ...NONE, ...EDITOR });
     expect(seen.otherRadiologist).toEqual(NONE);
   });
 
-  it('once final: only the assignee and admins add addenda; the referrer reads it', async () => {
+  it('once final: only the assignee and admins add addenda; every reader shares; the referrer reads it', async () => {
     const { studyId, report } = await w.studyWithReport({ status: 'FINAL', collaborationEnabled: true });
-    expect(report.abilities).toEqual({ ...NONE, addendum: true });
+    expect(report.abilities).toEqual({ ...NONE, addendum: true, share: true });
     expect(await abilitiesOf(studyId, EVERYONE)).toEqual({
-      admin: { ...NONE, addendum: true },
-      facilityAdmin: NONE,
-      radiologist: { ...NONE, addendum: true },
-      otherRadiologist: NONE,
-      reporter: NONE,
-      transcriptionist: NONE,
-      referrer: NONE,
+      admin: { ...NONE, addendum: true, share: true, choose_signers: true },
+      facilityAdmin: { ...NONE, share: true, choose_signers: true },
+      radiologist: { ...NONE, addendum: true, share: true },
+      otherRadiologist: { ...NONE, share: true },
+      reporter: { ...NONE, share: true },
+      transcriptionist: { ...NONE, share: true },
+      referrer: { ...NONE, share: true },
     });
+  });
+
+  it('share, preview and choose_signers per role follow the report-output and comm rules', async () => {
+    // Not final: nobody shares; only editors preview; admins, the facility admin and editors choose
+    // signers. A study of another facility is not seen at all (404 → null).
+    const { studyId } = await w.studyWithReport({ status: 'DRAFTED', collaborationEnabled: true });
+    const seen = await abilitiesOf(studyId, [...EVERYONE, 'otherFacilityTranscriptionist']);
+    const pick = (user: TWorldUser) => {
+      const abilities = seen[user];
+      return abilities
+        ? { share: abilities.share, preview: abilities.preview, choose: abilities.choose_signers }
+        : null;
+    };
+    expect(pick('admin')).toEqual({ share: false, preview: true, choose: true });
+    expect(pick('radiologist')).toEqual({ share: false, preview: true, choose: true });
+    expect(pick('transcriptionist')).toEqual({ share: false, preview: true, choose: true });
+    expect(pick('facilityAdmin')).toEqual({ share: false, preview: false, choose: true });
+    expect(pick('otherRadiologist')).toEqual({ share: false, preview: false, choose: false });
+    expect(pick('reporter')).toEqual({ share: false, preview: false, choose: false });
+    expect(pick('referrer')).toBeNull();
+    expect(pick('otherFacilityTranscriptionist')).toBeNull();
   });
 
   it('every write answers the abilities as they are after it (finalizing ends editing)', async () => {
     const { report } = await w.studyWithReport({ status: 'ASSIGNED' });
-    expect(report.abilities).toEqual({ ...NONE, edit: true, finalize: true });
+    expect(report.abilities).toEqual({ ...NONE, ...EDITOR, finalize: true });
     const final = await w.call('radiologist', 'POST', '/worklist/report/pdf-generate', {
       report_id: report.id,
       status: 'FINAL',
     });
     expect(final.status).toBe(200);
-    expect((final.json as TReport).abilities).toEqual({ ...NONE, addendum: true });
+    expect((final.json as TReport).abilities).toEqual({ ...NONE, addendum: true, share: true });
   });
 });

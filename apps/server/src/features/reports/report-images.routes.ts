@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
-import { loadScope } from '../../access/scope.ts';
+import { loadScope, type TScope } from '../../access/scope.ts';
 import { readForm, registerMultipart } from '../../http/multipart.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { sendStoredFile } from '../../files/send-stored-file.ts';
@@ -28,10 +28,10 @@ export const reportImageRoutes: FastifyPluginAsyncZod = async (app) => {
   const { blobs } = app.deps;
   const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
   /** Who a report is presented to: their abilities and pdf_url (a signed download path) go with it. */
-  const viewerOf = (request: FastifyRequest) => {
-    const principal = requirePrincipal(request);
-    return { principal, pdfLinkFor: app.reportDownloads.linkFor(principal.userId) };
-  };
+  const viewerOf = (scope: TScope) => ({
+    scope,
+    pdfLinkFor: app.reportDownloads.linkFor(scope.principal.userId),
+  });
 
   app.post(
     '/worklist/report/:id/upload-images',
@@ -56,7 +56,7 @@ export const reportImageRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await db.transaction((tx) =>
         attachReportImages(tx, blobs, { scope, reportId: request.params.id, files: form.files }),
       );
-      return reply.status(201).send(await presentReport(db, row.report, viewerOf(request)));
+      return reply.status(201).send(await presentReport(db, row.report, viewerOf(scope)));
     },
   );
 
@@ -103,7 +103,7 @@ export const reportImageRoutes: FastifyPluginAsyncZod = async (app) => {
           imageId: request.params.image_id,
         }),
       );
-      return presentReport(db, row.report, viewerOf(request));
+      return presentReport(db, row.report, viewerOf(scope));
     },
   );
 };

@@ -87,17 +87,51 @@ export function reportAccessFor(
 const SUBMITTABLE_STUDY_STATUSES: readonly TStudyStatus[] = ['ASSIGNED', 'DRAFTED'];
 
 /**
+ * Renderings and deliveries of a report (report-output.policy.ts and comm.policy.ts ask these, and
+ * reportAbilities sends their answers with the report), given the caller's access (reportAccessFor):
+ * - preview (unsaved HTML laid out as the report): only who may edit the report now; unsaved text is
+ *   a draft of its editors, and a reader could otherwise lay any text out as the report.
+ * - choose-signers (by-rad PDF/DOCX): ADMINs, FACILITY_ADMINs of the study's facility, and who may
+ *   edit the report now: putting a radiologist's name and signature under a report is an
+ *   administrative act.
+ * - share (e-mail, WhatsApp): whoever may read the report (referring physicians: the studies they
+ *   referred, FINAL only), and only a final report (isShareableReport).
+ */
+export function mayPreviewReport(access: TReportAccess): boolean {
+  return access === 'edit';
+}
+
+export function mayChooseSigners(
+  scope: TScope,
+  study: { facilityId: string },
+  access: TReportAccess,
+): boolean {
+  if (access === 'edit') return true;
+  if (access === 'none') return false;
+  const { role } = scope.principal;
+  return role === 'ADMIN' || (role === 'FACILITY_ADMIN' && scope.facilityIds.includes(study.facilityId));
+}
+
+/** Only a final report is ever shared: study FINAL, report COMPLETED. */
+export function isShareableReport(study: { status: TStudyStatus }, reportStatus: TReportStatus): boolean {
+  return study.status === 'FINAL' && reportStatus === 'COMPLETED';
+}
+
+/**
  * What the caller may do with the report of a study they can see, now: canReport's answer for each
  * action, and the state in which the command would accept it (writable study and open report for
  * edit and finalize; ASSIGNED or DRAFTED for submit; IN_REVIEW for return; a COMPLETED report for an
- * addendum). Sent with the report (ZReport.abilities) so the web offers only these.
+ * addendum); and the renderings and deliveries above. Sent with the report (ZReport.abilities) so the
+ * web offers only these.
  */
 export function reportAbilities(
-  principal: TPrincipal,
-  study: TReportStudyFacts,
+  scope: TScope,
+  study: TReportStudyFacts & { facilityId: string },
   reportStatus: TReportStatus,
 ): TReportAbilities {
-  const readable = mayReadReport(principal, study);
+  const { principal } = scope;
+  const access = reportAccessFor(scope, study, reportStatus);
+  const readable = access !== 'none';
   const may = (action: TReportAction) => readable && canReport(principal, action, study);
   const completed = reportStatus === 'COMPLETED';
   const open = REPORT_WRITABLE_STUDY_STATUSES.includes(study.status) && !completed;
@@ -107,6 +141,9 @@ export function reportAbilities(
     return: !completed && study.status === 'IN_REVIEW' && may('return'),
     finalize: open && may('finalize'),
     addendum: completed && study.status === 'FINAL' && may('addendum'),
+    share: readable && isShareableReport(study, reportStatus),
+    preview: mayPreviewReport(access),
+    choose_signers: mayChooseSigners(scope, study, access),
   };
 }
 

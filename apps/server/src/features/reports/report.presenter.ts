@@ -2,7 +2,7 @@
 import { reportImagePath, type TReport, type TReportAuthor, type TReportImage } from '@ris/domain';
 import { and, asc, eq, inArray, max } from 'drizzle-orm';
 import type { TDbOrTx } from '../../db/client.ts';
-import type { TPrincipal } from '../../auth/principal.ts';
+import type { TScope } from '../../access/scope.ts';
 import {
   reportImages,
   reportSignatures,
@@ -78,6 +78,7 @@ async function loadStudyFacts(db: TDbOrTx, studyId: string) {
       status: studies.status,
       lastAssignedUserId: studies.lastAssignedUserId,
       collaborationEnabled: studies.collaborationEnabled,
+      facilityId: studies.facilityId,
     })
     .from(studies)
     .where(eq(studies.id, studyId));
@@ -89,7 +90,7 @@ async function loadStudyFacts(db: TDbOrTx, studyId: string) {
 export type TPdfLinkFor = (report: TReportRow) => string | null;
 
 /** Who the report is presented to: their abilities and their download link go with it. */
-export type TReportViewer = { principal: TPrincipal; pdfLinkFor: TPdfLinkFor };
+export type TReportViewer = { scope: TScope; pdfLinkFor: TPdfLinkFor };
 
 /** The report as the API returns it (GET /worklist/{id}/report and every report write). */
 export async function presentReport(
@@ -153,7 +154,7 @@ export async function presentReport(
     finalized_at: report.finalizedAt?.toISOString() ?? null,
     created_at: report.createdAt.toISOString(),
     updated_at: report.updatedAt.toISOString(),
-    abilities: reportAbilities(viewer.principal, study, report.status),
+    abilities: reportAbilities(viewer.scope, study, report.status),
   };
 }
 

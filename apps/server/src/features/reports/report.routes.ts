@@ -12,7 +12,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requirePrincipal } from '../../access/require-principal.ts';
-import { loadScope } from '../../access/scope.ts';
+import { loadScope, type TScope } from '../../access/scope.ts';
 import { AppError } from '../../http/app-error.ts';
 import { errorBody, errorHandler } from '../../http/error-handler.ts';
 import { ZErrorResponses, ZRenderErrorResponses } from '../../http/openapi-errors.ts';
@@ -59,10 +59,10 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps.database;
   const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
   /** Who a report is presented to: their abilities and pdf_url (a signed download path) go with it. */
-  const viewerOf = (request: FastifyRequest) => {
-    const principal = requirePrincipal(request);
-    return { principal, pdfLinkFor: app.reportDownloads.linkFor(principal.userId) };
-  };
+  const viewerOf = (scope: TScope) => ({
+    scope,
+    pdfLinkFor: app.reportDownloads.linkFor(scope.principal.userId),
+  });
 
   app.get(
     '/worklist/:id/report',
@@ -80,7 +80,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       const scope = await scopeOf(request);
       const found = await findVisibleStudyReport(db, scope, request.params.id);
       if (!found?.report || !mayReadReport(scope.principal, found.study)) throw AppError.notFound('Report');
-      return presentReport(db, found.report, viewerOf(request));
+      return presentReport(db, found.report, viewerOf(scope));
     },
   );
 
@@ -104,7 +104,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       const { report, created } = await db.transaction((tx) =>
         createReport(tx, { scope, studyId: request.body.worklist_id, html: request.body.content }),
       );
-      return reply.status(created ? 201 : 200).send(await presentReport(db, report, viewerOf(request)));
+      return reply.status(created ? 201 : 200).send(await presentReport(db, report, viewerOf(scope)));
     },
   );
 
@@ -131,7 +131,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         updateReport(tx, { scope, reportId: request.params.id, html: body.content, version: body.version }),
       );
       await publishReportOutcome(app, outcome);
-      return presentReport(db, outcome.report, viewerOf(request));
+      return presentReport(db, outcome.report, viewerOf(scope));
     },
   );
 
@@ -155,7 +155,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         saveDraft(tx, { scope, reportId: request.body.report_id }),
       );
       await publishReportOutcome(app, outcome);
-      return presentReport(db, outcome.report, viewerOf(request));
+      return presentReport(db, outcome.report, viewerOf(scope));
     },
   );
 
@@ -194,7 +194,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       const outcome = { ...result, report };
       await publishReportOutcome(app, outcome);
-      return presentReport(db, outcome.report, viewerOf(request));
+      return presentReport(db, outcome.report, viewerOf(scope));
     },
   );
 
@@ -221,7 +221,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
         (tx) => addAddendum(tx, { scope, reportId: request.params.id, html: request.body.content }),
         (result) => ({ report: result, createdBy: scope.principal.userId, final: false }),
       );
-      return reply.status(201).send(await presentReport(db, report, viewerOf(request)));
+      return reply.status(201).send(await presentReport(db, report, viewerOf(scope)));
     },
   );
 

@@ -40,8 +40,6 @@ export function signerOptions(report: TReport, active: readonly { id: string; na
 export interface ByRadiologistDialogProps {
   study: TWorklistItem;
   report: TReport;
-  /** Whether the caller may list the organisation's radiologists (not referring physicians). */
-  canListRadiologists: boolean;
   letterheadByDefault: boolean;
   busy: boolean;
   onDownload: (kind: TDownloadKind, fetchFile: () => Promise<TFileResponse>) => Promise<boolean>;
@@ -50,12 +48,12 @@ export interface ByRadiologistDialogProps {
 
 /**
  * "By radiologist…": the report signed by the radiologists picked here, in the order picked
- * (POST /worklist/report/by-rad/pdf or /docx with rad_user_ids).
+ * (POST /worklist/report/by-rad/pdf or /docx with rad_user_ids). Opened only when the report's
+ * abilities.choose_signers allows it (admins, facility admins, editors: all may list radiologists).
  */
 export function ByRadiologistDialog({
   study,
   report,
-  canListRadiologists,
   letterheadByDefault,
   busy,
   onDownload,
@@ -70,7 +68,6 @@ export function ByRadiologistDialog({
   const active = useQuery({
     queryKey: ['radiologists', 'active', study.facility_fk],
     queryFn: ({ signal }) => worklistApi.radiologists('', [study.facility_fk], signal),
-    enabled: canListRadiologists,
   });
   const options = signerOptions(report, active.data ?? []);
   const full = selected.length >= MAX_SIGNING_RADIOLOGISTS;
@@ -105,7 +102,7 @@ export function ByRadiologistDialog({
     >
       <fieldset className="flex flex-col gap-1">
         <legend className="mb-1.5 text-[13px] font-medium text-fg">Radiologists</legend>
-        {active.isPending && canListRadiologists ? (
+        {active.isPending ? (
           <p className="flex items-center gap-2 text-[12px] text-fg-muted">
             <Spinner /> Loading radiologists…
           </p>

@@ -12,8 +12,7 @@ export interface DownloadMenuProps {
   study: TWorklistItem;
   report: TReport;
   final: boolean;
-  canListRadiologists: boolean;
-  /** "By radiologist…": administrators, facility administrators and editors of the report only. */
+  /** "By radiologist…": the report's abilities.choose_signers (the server's report policy). */
   canChooseSigners: boolean;
   letterheadByDefault: boolean;
 }
@@ -33,7 +32,6 @@ export function DownloadMenu({
   study,
   report,
   final,
-  canListRadiologists,
   canChooseSigners,
   letterheadByDefault,
 }: DownloadMenuProps) {
@@ -102,7 +100,6 @@ export function DownloadMenu({
         <ByRadiologistDialog
           study={study}
           report={report}
-          canListRadiologists={canListRadiologists}
           letterheadByDefault={letterheadByDefault}
           busy={busy}
           onDownload={download}

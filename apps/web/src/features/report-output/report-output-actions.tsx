@@ -11,41 +11,29 @@ export interface ReportOutputActionsProps {
   study: TWorklistItem;
   report: TReport;
   userId: string;
-  /** The report is FINAL: it may be shared, and its signed original downloaded. */
+  /** The report is FINAL: its signed original may be downloaded. */
   final: boolean;
-  /** The caller may edit the report now: only then may unsaved text be previewed (the server's rule). */
-  canEdit: boolean;
   /** The HTML the preview renders: the editor's current content (or the final text). */
   getHtml: () => string;
 }
 
 /**
- * Preview (for who may edit the report), Download and (for a final report) Share on the report
- * screen. Download and Share are offered to whoever may read the report; "By radiologist…" to
- * administrators, facility administrators and editors (the server's rules, report-output.policy.ts
- * and comm.policy.ts); its message shows if it refuses.
+ * Preview, Download and Share on the report screen. Download is offered to whoever reads the report;
+ * Preview, Share and "By radiologist…" only as the report's abilities allow (the server's report
+ * policy decides, and checks each request again; its message shows if it refuses).
  */
-export function ReportOutputActions({
-  study,
-  report,
-  userId,
-  final,
-  canEdit,
-  getHtml,
-}: ReportOutputActionsProps) {
-  const role = useAuth((state) => state.user?.role ?? null);
+export function ReportOutputActions({ study, report, userId, final, getHtml }: ReportOutputActionsProps) {
   const letterheadByDefault = useAuth(
     (state) =>
       state.facilities.find((facility) => facility.id === study.facility_fk)?.letterhead_enabled ?? false,
   );
   const [previewHtml, setPreviewHtml] = useState<string | null>(null);
   const [sharing, setSharing] = useState(false);
-  const referrer = role === 'REFERRING_PHYSICIAN';
-  const canChooseSigners = canEdit || role === 'ADMIN' || role === 'FACILITY_ADMIN';
+  const { abilities } = report;
 
   return (
     <div className="flex flex-wrap items-center gap-2">
-      {canEdit ? (
+      {abilities.preview ? (
         <Button variant="secondary" size="sm" onClick={() => setPreviewHtml(getHtml())}>
           <Eye aria-hidden="true" className="size-3.5" /> Preview
         </Button>
@@ -54,11 +42,10 @@ export function ReportOutputActions({
         study={study}
         report={report}
         final={final}
-        canListRadiologists={!referrer}
-        canChooseSigners={canChooseSigners}
+        canChooseSigners={abilities.choose_signers}
         letterheadByDefault={letterheadByDefault}
       />
-      {final ? (
+      {abilities.share ? (
         <Button variant="secondary" size="sm" onClick={() => setSharing(true)}>
           <Share2 aria-hidden="true" className="size-3.5" /> Share
         </Button>

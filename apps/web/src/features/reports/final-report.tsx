@@ -77,7 +77,6 @@ export function FinalReport({
           report={report}
           userId={userId}
           final
-          canEdit={false}
           getHtml={() => report.content}
         />
       </div>

@@ -16,6 +16,9 @@ const NONE: TReportAbilities = {
   return: false,
   finalize: false,
   addendum: false,
+  share: false,
+  preview: false,
+  choose_signers: false,
 };
 
 function report(abilities: Partial<TReportAbilities>): TReport {
@@ -89,6 +92,12 @@ describe('report actions follow the abilities the server sends', () => {
     const inReview = await buttonsFor({ edit: true, return: true, finalize: true }, 'IN_REVIEW');
     expect(inReview).toEqual(expect.arrayContaining(['Return with comment', 'Finalize']));
     expect(inReview).not.toContain('Save draft');
+  });
+
+  it('offers Preview by abilities.preview, not by the role (even to an administrator)', async () => {
+    expect(await buttonsFor({ edit: true }, 'DRAFTED')).not.toContain('Preview');
+    await view?.unmount();
+    expect(await buttonsFor({ edit: true, preview: true }, 'DRAFTED')).toContain('Preview');
   });
 });
 

@@ -104,7 +104,6 @@ export function ReportActions({ study, report, userId, permissions, session, edi
         report={report}
         userId={userId}
         final={false}
-        canEdit={permissions.edit}
         getHtml={() => editor?.getHTML() ?? report.content}
       />
       {permissions.saveDraft ? (
