@@ -143,7 +143,9 @@ describe('delivery survives an SMTP outage', () => {
     smtp = await startSmtpCapture({ port });
     const sent = await untilState(w, studyId, id, ['sent', 'failed']);
     expect(sent).toMatchObject({ state: 'sent', error: null });
-    expect(sent.attempts).toBeGreaterThanOrEqual(3);
+    // At least one attempt failed before it (a claimed attempt still connecting when the server comes
+    // back may be the one that delivers, so the count is 2 or more, not 3).
+    expect(sent.attempts).toBeGreaterThanOrEqual(2);
     expect((await jobOf(id))?.status).toBe('succeeded');
     expect(smtp.received.filter((mail) => mail.to.includes('outage@clinic.test'))).toHaveLength(1);
   });
