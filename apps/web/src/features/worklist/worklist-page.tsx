@@ -2,7 +2,7 @@ import { FALLBACK_ERROR_MESSAGES, type TWorklistItem } from '@ris/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState } from '@tanstack/react-table';
 import { RefreshCw, Settings2 } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { errorMessage } from '../../api/api-error.ts';
 import { Page } from '../../components/layout/page.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -17,13 +17,17 @@ import { useWorklistLiveUpdates } from './live/use-worklist-live-updates.ts';
 import { useOpenItem } from '../tabs/open-tabs-bar.tsx';
 import { BulkActions } from './bulk-actions.tsx';
 import { useItemTags } from './item-tags.tsx';
-import { ColumnSettingsDialog } from './column-settings-dialog.tsx';
 import { PaginationBar } from './pagination-bar.tsx';
 import { StatusTabs } from './status-tabs.tsx';
 import { PAGE_SIZE_OPTIONS } from './worklist-columns.ts';
 import { worklistApi, worklistKeys } from './worklist-api.ts';
 import { WorklistFilters } from './worklist-filters.tsx';
 import { WorklistTable } from './worklist-table.tsx';
+
+// The column settings (with their drag-and-drop library) load when first opened, not with the list.
+const ColumnSettingsDialog = lazy(() =>
+  import('./column-settings-dialog.tsx').then((m) => ({ default: m.ColumnSettingsDialog })),
+);
 import { useWorklistData } from './use-worklist-data.ts';
 
 /** /worklist: the studies of the user's facilities, filtered, sorted, paged and live. */
@@ -38,6 +42,8 @@ export function WorklistPage() {
     (state) => state,
   );
   const [settingsOpen, setSettingsOpen] = useState(false);
+  // Mounted from the first opening on, so closing keeps the dialog's own exit behaviour.
+  const [settingsUsed, setSettingsUsed] = useState(false);
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [deleting, setDeleting] = useState<TWorklistItem | null>(null);
   const openItem = useOpenItem();
@@ -77,7 +83,14 @@ export function WorklistPage() {
               className={data.isFetching ? 'size-3.5 animate-spin' : 'size-3.5'}
             />
           </Button>
-          <Button variant="secondary" size="sm" onClick={() => setSettingsOpen(true)}>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => {
+              setSettingsUsed(true);
+              setSettingsOpen(true);
+            }}
+          >
             <Settings2 aria-hidden="true" className="size-3.5" />
             Columns
           </Button>
@@ -135,8 +148,10 @@ export function WorklistPage() {
           data.setOffset(offset);
         }}
       />
-      {userId ? (
-        <ColumnSettingsDialog userId={userId} open={settingsOpen} onOpenChange={setSettingsOpen} />
+      {userId && settingsUsed ? (
+        <Suspense fallback={null}>
+          <ColumnSettingsDialog userId={userId} open={settingsOpen} onOpenChange={setSettingsOpen} />
+        </Suspense>
       ) : null}
       <Dialog
         open={deleting !== null}
