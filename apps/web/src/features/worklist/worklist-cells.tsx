@@ -5,8 +5,8 @@ import {
   type TPriorityTag,
   type TWorklistItem,
 } from '@ris/domain';
-import { format } from 'date-fns/format';
 import { cn } from '../../components/ui/cn.ts';
+import { formatShortDateTime } from '../../components/format-date-time.ts';
 
 const URGENT_TAGS: readonly TPriorityTag[] = ['URGENT', 'EMERGENCY', 'MLC'];
 
@@ -41,7 +41,7 @@ export function DateTimeCell({ item, now }: { item: TWorklistItem; now: Date }) 
   return (
     <span className="flex flex-col leading-tight">
       <time dateTime={when.toISOString()} className="tabular-nums">
-        {format(when, 'dd MMM yy, HH:mm')}
+        {formatShortDateTime(when)}
       </time>
       <span className="text-[11px] text-fg-subtle tabular-nums">{formatElapsedSince(when, now)} ago</span>
     </span>

@@ -17,7 +17,6 @@ import { ArrowDown, ArrowUp, ArrowUpDown, Eye, FilePenLine } from 'lucide-react'
 import { useMemo } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../components/ui/cn.ts';
-import { Tooltip } from '../../components/ui/tooltip.tsx';
 import { useMinuteClock } from '../../components/hooks/use-minute-clock.ts';
 import { COLUMN_LABELS, COLUMN_SORT_FIELDS, COLUMN_WIDTHS, tableMinWidth } from './worklist-columns.ts';
 import { DateTimeCell, Muted, PriorityBadge, StatusText } from './worklist-cells.tsx';
@@ -125,20 +124,19 @@ function ViewAction({ item, viewer }: { item: TWorklistItem; viewer: TViewer }) 
   const { name, open, pending } = useOpenInViewer(viewer);
   const studyUid = item.study_uid;
   return (
-    <Tooltip content={studyUid ? `View in ${name}` : 'This study has no images yet (no Study Instance UID)'}>
-      <span>
-        <Button
-          variant="ghost"
-          size="icon"
-          className="size-7"
-          aria-label={`View ${item.patient_name} in ${name}`}
-          disabled={!studyUid || pending}
-          onClick={() => studyUid && open(studyUid)}
-        >
-          <Eye aria-hidden="true" className="size-4" />
-        </Button>
-      </span>
-    </Tooltip>
+    // Row actions hint with the native title: the worklist loads no tooltip library.
+    <span title={studyUid ? `View in ${name}` : 'This study has no images yet (no Study Instance UID)'}>
+      <Button
+        variant="ghost"
+        size="icon"
+        className="size-7"
+        aria-label={`View ${item.patient_name} in ${name}`}
+        disabled={!studyUid || pending}
+        onClick={() => studyUid && open(studyUid)}
+      >
+        <Eye aria-hidden="true" className="size-4" />
+      </Button>
+    </span>
   );
 }
 
@@ -146,17 +144,16 @@ function RowActions({ item, props }: { item: TWorklistItem; props: WorklistTable
   return (
     <span className="flex items-center justify-end gap-0.5">
       {props.quickAction === 'edit' ? (
-        <Tooltip content="Open report">
-          <Button
-            variant="ghost"
-            size="icon"
-            className="size-7"
-            aria-label={`Open report of ${item.patient_name}`}
-            onClick={() => props.onOpen(item)}
-          >
-            <FilePenLine aria-hidden="true" className="size-4" />
-          </Button>
-        </Tooltip>
+        <Button
+          variant="ghost"
+          size="icon"
+          className="size-7"
+          title="Open report"
+          aria-label={`Open report of ${item.patient_name}`}
+          onClick={() => props.onOpen(item)}
+        >
+          <FilePenLine aria-hidden="true" className="size-4" />
+        </Button>
       ) : (
         <ViewAction item={item} viewer={props.viewer} />
       )}
