@@ -170,6 +170,8 @@ describe('worklist', () => {
     await openWorklist(page);
     await page.getByRole('button', { name: 'Columns' }).click();
     const dialog = page.getByRole('dialog', { name: 'Worklist settings' });
+    // The dialog's code loads on first use: wait for its rows before reading them.
+    await dialog.locator('[data-column]').first().waitFor();
     const listed = await dialog
       .locator('[data-column]')
       .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-column')));

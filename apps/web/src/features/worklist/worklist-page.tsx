@@ -24,9 +24,11 @@ import { worklistApi, worklistKeys } from './worklist-api.ts';
 import { WorklistFilters } from './worklist-filters.tsx';
 import { WorklistTable } from './worklist-table.tsx';
 
-// The column settings (with their drag-and-drop library) load when first opened, not with the list.
+// The column settings (with their drag-and-drop library) load when first wanted, not with the list:
+// fetched as the pointer or focus reaches the Columns button, so the dialog opens without a wait.
+const loadColumnSettings = () => import('./column-settings-dialog.tsx');
 const ColumnSettingsDialog = lazy(() =>
-  import('./column-settings-dialog.tsx').then((m) => ({ default: m.ColumnSettingsDialog })),
+  loadColumnSettings().then((m) => ({ default: m.ColumnSettingsDialog })),
 );
 import { useWorklistData } from './use-worklist-data.ts';
 
@@ -86,6 +88,8 @@ export function WorklistPage() {
           <Button
             variant="secondary"
             size="sm"
+            onPointerEnter={() => void loadColumnSettings()}
+            onFocus={() => void loadColumnSettings()}
             onClick={() => {
               setSettingsUsed(true);
               setSettingsOpen(true);
