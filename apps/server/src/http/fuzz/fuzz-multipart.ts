@@ -1,6 +1,6 @@
 // Multipart bodies of the API fuzz suite: forms with valid-looking and hostile fields and files,
 // and forms that are broken (no boundary, cut off, a boundary that never appears, odd field names).
-import { crc32 } from 'node:zlib';
+import { pngDeclaring } from '../../test/png.ts';
 import { HOSTILE_VALUES, type TRandom, type TSchema, type TValueContext, valueFor } from './fuzz-inputs.ts';
 
 const BOUNDARY = 'fuzz-boundary-7MA4YWxkTrZu0gW';
@@ -27,30 +27,10 @@ const FIELD_NAMES = [
 ];
 const FILE_FIELDS = ['files', 'files[]', 'upload_files', 'header_file', 'footer_file', 'other', '__proto__'];
 
-function png(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
 const FILES: readonly (() => Buffer)[] = [
-  () => png(20, 20),
-  () => png(60_000, 60_000),
-  () => png(0, 0),
+  () => pngDeclaring(20, 20),
+  () => pngDeclaring(60_000, 60_000),
+  () => pngDeclaring(0, 0),
   () => Buffer.from('%PDF-1.4\n%fuzz\n'),
   () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'),
   () => Buffer.alloc(0),
@@ -58,7 +38,10 @@ const FILES: readonly (() => Buffer)[] = [
   () => Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7919) % 256)),
 ];
 
-const VALID_FILES: readonly (() => Buffer)[] = [() => png(20, 20), () => Buffer.from('%PDF-1.4\n%fuzz\n')];
+const VALID_FILES: readonly (() => Buffer)[] = [
+  () => pngDeclaring(20, 20),
+  () => Buffer.from('%PDF-1.4\n%fuzz\n'),
+];
 
 const asText = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 

@@ -7,41 +7,16 @@ import { authStore } from '../../stores/auth-store.ts';
 import { render, waitFor, type Rendered } from '../../test/dom.tsx';
 import { buildUser } from '../auth/test-support.ts';
 import { buildItem } from '../worklist/test-items.ts';
+import { buildReport } from '../../test/reports.ts';
 import { ReportOutputActions } from './report-output-actions.tsx';
-
-const NONE: TReportAbilities = {
-  edit: false,
-  submit: false,
-  return: false,
-  finalize: false,
-  addendum: false,
-  share: false,
-  preview: false,
-  choose_signers: false,
-};
 
 const study = buildItem(3, { status: 'FINAL' });
 
 function report(abilities: Partial<TReportAbilities>): TReport {
-  return {
-    id: '00000000-0000-4000-8000-0000000000e3',
-    worklist_id: study.id,
-    status: 'COMPLETED',
-    version: 3,
-    content: '<p>Findings.</p>',
-    pdf_url: null,
-    final_pdf_sha256: null,
-    images: [],
-    authors: [],
-    addenda: [],
-    updated_by: null,
-    updated_by_display_name: null,
-    finalized_by: null,
-    finalized_at: null,
-    created_at: '2026-11-21T08:00:00.000Z',
-    updated_at: '2026-11-21T08:00:00.000Z',
-    abilities: { ...NONE, ...abilities },
-  };
+  return buildReport(
+    { id: '00000000-0000-4000-8000-0000000000e3', worklist_id: study.id, status: 'COMPLETED', version: 3 },
+    abilities,
+  );
 }
 
 let view: Rendered | null = null;
