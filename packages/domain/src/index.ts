@@ -22,6 +22,7 @@ export * from './ui-constants.ts';
 export * from './users/roles.ts';
 export * from './worklist/columns.ts';
 export * from './users/user.schemas.ts';
+export * from './users/user-admin.schemas.ts';
 export * from './auth/auth.schemas.ts';
 export * from './worklist/worklist.schemas.ts';
 export * from './reports/report.schemas.ts';
