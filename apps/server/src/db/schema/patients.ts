@@ -1,8 +1,8 @@
 // Patient records. A patient belongs to the facility that registered them: medical record numbers
 // are issued by each hospital, so two facilities of one group may both have a patient 'MRN-1'.
 import { sql } from 'drizzle-orm';
-import { date, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { primaryId, timestamps } from './columns.ts';
+import { date, index, pgTable, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { primaryId, timestamps, timestamptz } from './columns.ts';
 import { facilities, organisations } from './organisations.ts';
 
 export const patients = pgTable(
@@ -29,6 +29,14 @@ export const patients = pgTable(
       .generatedAlwaysAs(
         sql`lower(ris_unaccent(coalesce(name, '') || ' ' || coalesce(patient_identifier, '')))`,
       ),
+    /**
+     * Set when this record was merged into another record of the same person (POST
+     * /user/patient/{id}/merge): its studies moved there, and the row stays so nothing is lost.
+     */
+    mergedIntoId: uuid('merged_into_id').references((): AnyPgColumn => patients.id, {
+      onDelete: 'restrict',
+    }),
+    mergedAt: timestamptz('merged_at'),
     ...timestamps(),
   },
   (t) => [
@@ -36,5 +44,8 @@ export const patients = pgTable(
     index('patients_organisation_identifier_idx').on(t.organisationId, t.patientIdentifier),
     index('patients_facility_name_idx').on(t.facilityId, t.name),
     index('patients_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    index('patients_merged_into_idx')
+      .on(t.mergedIntoId)
+      .where(sql`${t.mergedIntoId} is not null`),
   ],
 );

@@ -110,3 +110,27 @@ export const referringPhysicians = pgTable(
       .where(sql`${t.userId} is not null`),
   ],
 );
+
+/**
+ * The facilities a referring physician refers to (the screen's facility filter; a facility admin
+ * manages the physicians of their facility). A physician without rows refers to the whole organisation.
+ */
+export const referringPhysicianFacilities = pgTable(
+  'referring_physician_facilities',
+  {
+    referringPhysicianId: uuid('referring_physician_id')
+      .notNull()
+      .references(() => referringPhysicians.id, { onDelete: 'cascade' }),
+    facilityId: uuid('facility_id')
+      .notNull()
+      .references(() => facilities.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'referring_physician_facilities_pk',
+      columns: [t.referringPhysicianId, t.facilityId],
+    }),
+    index('referring_physician_facilities_facility_idx').on(t.facilityId),
+  ],
+);
