@@ -15,6 +15,7 @@ export type TAuthAuditAction =
   | 'auth.sign_out_all'
   | 'auth.password_reset_requested'
   | 'auth.password_reset'
+  | 'auth.password_changed'
   | 'auth.email_link_requested'
   | 'auth.user_disabled'
   | 'auth.tokens_revoked';

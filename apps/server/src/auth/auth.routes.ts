@@ -22,6 +22,7 @@ import { authErrorHandler } from './auth-error-handler.ts';
 import { tooManyRequests, unauthenticated } from './auth-errors.ts';
 import type { TRequestOrigin } from './audit.ts';
 import { authenticate, bearerToken } from './authenticate.ts';
+import { changePasswordRoute } from './change-password.ts';
 import { requestEmailLink, signInWithEmailLink } from './email-link.ts';
 import type { Identity } from './identity.ts';
 import { confirmPasswordReset, requestPasswordReset } from './password-reset.ts';
@@ -196,6 +197,8 @@ export const authRoutes =
         return signOutAll(ctx, principal, origin(request));
       },
     );
+
+    await app.register(changePasswordRoute(identity));
 
     app.post(
       '/password-reset/request',

@@ -38,6 +38,12 @@ export const ZPasswordResetConfirm = z.object({
   password: z.string().max(1024),
 });
 export const ZEmailLinkRequest = z.object({ email: ZEmail });
+/** POST /auth/password: the signed-in user changes their own password (the current one proves it). */
+export const ZChangePasswordRequest = z.object({
+  current_password: z.string().min(1).max(1024),
+  new_password: z.string().max(1024),
+});
+export type TChangePasswordRequest = z.infer<typeof ZChangePasswordRequest>;
 export const ZEmailLinkSignIn = z.object({ token: z.string().min(1).max(512) });
 
 /** GET /auth/password-policy: what the client must show and check before submitting. */
