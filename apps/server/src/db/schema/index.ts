@@ -8,6 +8,7 @@ export * from './jobs.ts';
 export * from './notifications.ts';
 export * from './organisations.ts';
 export * from './patients.ts';
+export * from './preferences.ts';
 export * from './relations.ts';
 export * from './reports.ts';
 export * from './studies.ts';
