@@ -6,6 +6,7 @@ import {
   type TReportStyle,
 } from '@ris/domain';
 import { act } from 'react';
+import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { byLabel, byName, click, typeInto, waitFor, type Rendered } from '../../test/dom.tsx';
 import { authStore } from '../../stores/auth-store.ts';
@@ -184,5 +185,73 @@ describe('organisation report style form', () => {
       [`/api/v1/user/organisation/${ORG_ID}`, { time_zone: 'Europe/London' }],
       [`/api/v1/user/facility/${FACILITY.id}`, { time_zone: null }],
     ]);
+  });
+});
+
+/** Shows the address's query string, for checking that the open tab is kept in it. */
+function LocationProbe() {
+  return <output data-testid="search">{useLocation().search}</output>;
+}
+
+const tabNamed = (name: string) => byName<HTMLButtonElement>(document.body, '[role="tab"]', name);
+
+describe('organisation tabs', () => {
+  it('opens the tab named in ?tab= and keeps the chosen tab in the address', async () => {
+    signIn({ role: 'ADMIN' });
+    organisationApi(() => ({ status: 200 }));
+    view = await renderRoutes(
+      [
+        {
+          path: '/organisation',
+          element: (
+            <>
+              <OrganisationPage />
+              <LocationProbe />
+            </>
+          ),
+        },
+      ],
+      '/organisation?tab=patients',
+    );
+    const tabs = Array.from(document.querySelectorAll('[role="tablist"] [role="tab"]'));
+    expect(tabs.map((tab) => tab.textContent)).toEqual([
+      'Organisation',
+      'Users',
+      'Referring physicians',
+      'Patients',
+    ]);
+    expect(tabNamed('Patients').getAttribute('aria-selected')).toBe('true');
+    expect(tabNamed('Patients').tabIndex).toBe(0);
+    expect(tabNamed('Users').tabIndex).toBe(-1);
+    const panel = document.querySelector('[role="tabpanel"]');
+    expect(panel?.getAttribute('aria-labelledby')).toBe(tabNamed('Patients').id);
+
+    // Arrow keys move along the tabs and select them; the address follows.
+    await act(async () => {
+      tabNamed('Patients').dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+    });
+    expect(tabNamed('Organisation').getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(tabNamed('Organisation'));
+    expect(document.querySelector('[data-testid="search"]')?.textContent).toBe('');
+    await waitFor(() => expect(document.querySelector('[aria-label="Letterhead preview"]')).not.toBeNull());
+
+    await act(async () => {
+      tabNamed('Organisation').dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));
+    });
+    expect(document.querySelector('[data-testid="search"]')?.textContent).toBe('?tab=patients');
+    await click(tabNamed('Users'));
+    expect(document.querySelector('[data-testid="search"]')?.textContent).toBe('?tab=users');
+    expect(tabNamed('Users').getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('falls back to the organisation tab for an unknown ?tab=', async () => {
+    signIn({ role: 'FACILITY_ADMIN' });
+    organisationApi(() => ({ status: 403 }));
+    view = await renderRoutes(
+      [{ path: '/organisation', element: <OrganisationPage /> }],
+      '/organisation?tab=nope',
+    );
+    expect(tabNamed('Organisation').getAttribute('aria-selected')).toBe('true');
+    await waitFor(() => expect(document.querySelector('[aria-label="Letterhead preview"]')).not.toBeNull());
   });
 });

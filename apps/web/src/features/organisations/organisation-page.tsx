@@ -1,15 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
 import { Building2 } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import type { TRole } from '@ris/domain';
 import { errorMessage } from '../../api/api-error.ts';
 import { Page } from '../../components/layout/page.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { Tabs, type TabItem } from '../../components/ui/tabs.tsx';
 import { useAuth } from '../../stores/auth-store.ts';
 import { organisationApi, organisationKeys } from './organisation-api.ts';
 import { OutboxPanel } from './outbox-panel.tsx';
 import { ReportLayoutSection } from './report-layout-section.tsx';
+
+// The people tabs load with their first opening: the organisation's own settings stay light.
+const UsersPanel = lazy(() => import('../users/users-panel.tsx').then((m) => ({ default: m.UsersPanel })));
 
 type TSection = 'layout' | 'outbox';
 
@@ -18,30 +24,58 @@ const SECTIONS: readonly { id: TSection; label: string }[] = [
   { id: 'outbox', label: 'Outbox' },
 ];
 
+export type TOrganisationTab = 'organisation' | 'users' | 'referring-physicians' | 'patients';
+
+/** The query parameter that keeps the open tab in the address (a reload or a shared link keeps it). */
+export const ORGANISATION_TAB_PARAM = 'tab';
+
+const TAB_LABELS: Record<TOrganisationTab, string> = {
+  organisation: 'Organisation',
+  users: 'Users',
+  'referring-physicians': 'Referring physicians',
+  patients: 'Patients',
+};
+
 /**
- * /organisation (administrators and facility administrators): the report layout — letterheads and
- * the organisation's report style — and, for administrators, the outbox of e-mail and WhatsApp
- * messages. A facility administrator sees only their facility's letterhead.
+ * The tabs a caller of `role` gets. An admin: all of them, for the whole organisation. A facility
+ * admin: their facility's letterhead, their facility's users, referring physicians and patients (the
+ * server scopes every list and says on each record what they may do). Nobody else opens the screen.
  */
-export function OrganisationPage() {
-  const user = useAuth((state) => state.user);
-  const organisationId = user?.organisation_fk ?? '';
-  const admin = user?.role === 'ADMIN';
+export function organisationTabs(role: TRole | null | undefined): readonly TOrganisationTab[] {
+  if (role === 'ADMIN' || role === 'FACILITY_ADMIN') {
+    return ['organisation', 'users', 'referring-physicians', 'patients'];
+  }
+  return [];
+}
+
+function Loading({ what }: { what: string }) {
+  return (
+    <p role="status" className="flex items-center gap-2 text-[13px] text-fg-muted">
+      <Spinner /> Loading {what}…
+    </p>
+  );
+}
+
+function NotBuiltYet({ what }: { what: string }) {
+  return (
+    <EmptyState icon={Building2} title={`${what} are not available yet.`}>
+      This tab will be filled in by a later release.
+    </EmptyState>
+  );
+}
+
+/** The Organisation tab: report layout (letterheads, style, time zones) and, for admins, the outbox. */
+function OrganisationSettings({ admin, organisationId }: { admin: boolean; organisationId: string }) {
   const [section, setSection] = useState<TSection>('layout');
   const details = useQuery({
     queryKey: organisationKeys.details(organisationId),
     queryFn: ({ signal }) => organisationApi.details(organisationId, signal),
     enabled: organisationId !== '',
   });
-
-  // The heading stays the screen's name (as on every screen); the organisation's name leads the line
-  // under it once loaded.
-  const purpose = admin ? 'Report layout, letterheads and outgoing messages' : "Your facility's letterhead";
-  const name = details.data?.name;
   return (
-    <Page title="Organisation" description={name ? `${name} — ${purpose}` : purpose}>
+    <>
       {admin ? (
-        <nav aria-label="Organisation sections" className="flex gap-1 border-b border-line">
+        <nav aria-label="Organisation sections" className="flex gap-1">
           {SECTIONS.map(({ id, label }) => (
             <button
               key={id}
@@ -49,8 +83,8 @@ export function OrganisationPage() {
               aria-current={section === id ? 'page' : undefined}
               onClick={() => setSection(id)}
               className={cn(
-                '-mb-px border-b-2 px-3 py-2 text-[13px] font-medium',
-                section === id ? 'border-accent text-fg' : 'border-transparent text-fg-muted hover:text-fg',
+                'h-7 rounded px-3 text-[13px] font-medium transition-colors',
+                section === id ? 'bg-accent-soft text-fg' : 'text-fg-muted hover:text-fg',
               )}
             >
               {label}
@@ -61,14 +95,67 @@ export function OrganisationPage() {
       {section === 'outbox' && admin ? (
         <OutboxPanel />
       ) : details.isPending ? (
-        <p className="flex items-center gap-2 text-[13px] text-fg-muted">
-          <Spinner /> Loading the organisation…
-        </p>
+        <Loading what="the organisation" />
       ) : details.isError ? (
         <EmptyState icon={Building2} title={errorMessage(details.error, 'Failed to load the organisation')} />
       ) : (
         <ReportLayoutSection organisation={details.data} canEditStyle={admin} />
       )}
+    </>
+  );
+}
+
+/**
+ * /organisation (administrators and facility administrators), in tabs: the organisation's settings
+ * (report layout, letterheads, time zones, outbox), its users, referring physicians and patients. The
+ * open tab is `?tab=` in the address.
+ */
+export function OrganisationPage() {
+  const user = useAuth((state) => state.user);
+  const organisationId = user?.organisation_fk ?? '';
+  const admin = user?.role === 'ADMIN';
+  const [params, setParams] = useSearchParams();
+  const details = useQuery({
+    queryKey: organisationKeys.details(organisationId),
+    queryFn: ({ signal }) => organisationApi.details(organisationId, signal),
+    enabled: organisationId !== '',
+  });
+  const tabs = organisationTabs(user?.role);
+  const asked = params.get(ORGANISATION_TAB_PARAM) as TOrganisationTab | null;
+  const tab: TOrganisationTab = asked && tabs.includes(asked) ? asked : 'organisation';
+  const items: TabItem<TOrganisationTab>[] = tabs.map((id) => ({ id, label: TAB_LABELS[id] }));
+  const select = (next: TOrganisationTab) =>
+    setParams(
+      (current) => {
+        const updated = new URLSearchParams(current);
+        if (next === 'organisation') updated.delete(ORGANISATION_TAB_PARAM);
+        else updated.set(ORGANISATION_TAB_PARAM, next);
+        return updated;
+      },
+      { replace: true },
+    );
+
+  // The heading stays the screen's name (as on every screen); the organisation's name leads the line
+  // under it once loaded.
+  const purpose = admin
+    ? 'Settings, people and outgoing messages of the organisation'
+    : 'Your facility’s letterhead and people';
+  const name = details.data?.name;
+  return (
+    <Page title="Organisation" description={name ? `${name} — ${purpose}` : purpose}>
+      <Tabs label="Organisation" items={items} value={tab} onChange={select}>
+        {tab === 'organisation' ? (
+          <OrganisationSettings admin={admin} organisationId={organisationId} />
+        ) : tab === 'users' ? (
+          <Suspense fallback={<Loading what="users" />}>
+            <UsersPanel />
+          </Suspense>
+        ) : tab === 'referring-physicians' ? (
+          <NotBuiltYet what="Referring physicians" />
+        ) : (
+          <NotBuiltYet what="Patient records" />
+        )}
+      </Tabs>
     </Page>
   );
 }
