@@ -172,6 +172,9 @@ async function updateUser(tx: TTx, input: TSaveUserInput, id: string): Promise<T
     if (roleChanged) await assertNotLastActiveAdmin(tx, scope, row.id, 'role');
     if (statusChanged) await assertNotLastActiveAdmin(tx, scope, row.id, 'status');
   }
+  // After the last-admin rule: of two admins demoting each other at once, the second learns that
+  // the organisation would be left without one (its own demotion is why).
+  await assertCallerStillAdministers(tx, scope);
   const email = fields.email === undefined ? undefined : normalEmail(fields.email);
   if (email !== undefined && email !== row.email.toLowerCase()) await assertEmailFree(tx, email, row.id);
   const signatureFileId = await storeSignature(tx, input);
@@ -179,6 +182,7 @@ async function updateUser(tx: TTx, input: TSaveUserInput, id: string): Promise<T
     tx
       .update(users)
       .set({
+        updatedAt: new Date(),
         ...(email !== undefined ? { email } : {}),
         ...(fields.first_name !== undefined ? { firstName: fields.first_name } : {}),
         ...(fields.last_name !== undefined ? { lastName: fields.last_name } : {}),
@@ -214,7 +218,7 @@ async function updateUser(tx: TTx, input: TSaveUserInput, id: string): Promise<T
   return { userId: row.id, created: false, invitation: null, accessChanged };
 }
 
-/** The use case: the caller is checked again under the lock, then the user is created or changed. */
+/** The use case: under the organisation's lock (the caller checked again), create or change the user. */
 export async function saveUser(tx: TTx, input: TSaveUserInput): Promise<TSaveUserResult> {
   const { scope, fields } = input;
   if (fields.organisation_fk !== undefined && fields.organisation_fk !== scope.organisationId) {
@@ -223,8 +227,7 @@ export async function saveUser(tx: TTx, input: TSaveUserInput): Promise<TSaveUse
     });
   }
   const organisation = await lockOrganisation(tx, scope);
+  if (fields.id !== undefined) return updateUser(tx, input, fields.id);
   const caller = await assertCallerStillAdministers(tx, scope);
-  return fields.id === undefined
-    ? createUser(tx, input, { invitedBy: caller.name, organisationName: organisation.name })
-    : updateUser(tx, input, fields.id);
+  return createUser(tx, input, { invitedBy: caller.name, organisationName: organisation.name });
 }

@@ -90,7 +90,8 @@ export async function resolveAssignment(
   if (fields.user_type !== undefined && role !== 'RADIOLOGIST') {
     throw invalid('user_type', 'only a radiologist has a user type (RADIOLOGIST or REPORTER)');
   }
-  const description = fields.radiologist_description?.trim();
+  // Forms send line breaks as CRLF; they are stored as LF.
+  const description = fields.radiologist_description?.replace(/\r\n?/g, '\n').trim();
   if (description && role !== 'RADIOLOGIST') {
     throw invalid('radiologist_description', 'only a radiologist has a description');
   }
