@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { ZPaginationQuery, paginatedSchema } from '../api/pagination.ts';
 import { ZUuid } from '../common/uuid.ts';
 import { ZPatientSex } from '../orders/order.schemas.ts';
-import { ZRepeatedParam } from '../worklist/worklist.schemas.ts';
+import { ZRepeatedParam, ZWorklistItem } from '../worklist/worklist.schemas.ts';
+
+/**
+ * What the caller may do with a patient record now (the server's patient policy): `edit` with
+ * PATCH /user/patient/{id}, `merge` another record of the same person into it
+ * (POST /user/patient/{id}/merge: administrators, records not merged themselves).
+ */
+export const ZPatientAbilities = z
+  .object({ edit: z.boolean(), merge: z.boolean() })
+  .describe("The caller's abilities on this patient record (computed by the server's patient policy)");
+export type TPatientAbilities = z.infer<typeof ZPatientAbilities>;
 
 /** A patient record of a facility (GET /user/patients, PATCH /user/patient/{id}). */
 export const ZPatient = z.object({
@@ -15,12 +25,15 @@ export const ZPatient = z.object({
   birth_date: z.string().nullable(),
   phone: z.string().nullable(),
   email: z.string().nullable(),
+  /** The record this one was merged into (its studies are there now); null for a live record. */
+  merged_into_fk: ZUuid.nullable(),
   created_at: z.iso.datetime({ offset: true }),
   updated_at: z.iso.datetime({ offset: true }),
+  abilities: ZPatientAbilities,
 });
 export type TPatient = z.infer<typeof ZPatient>;
 
-/** GET /user/patients: the order dialog's patient search. */
+/** GET /user/patients: patient records of the caller's facilities (records merged away are left out). */
 export const ZPatientsQuery = ZPaginationQuery.extend({
   /** Substring of name or patient id; case- and accent-insensitive. */
   search: z.string().trim().max(100).optional(),
@@ -42,3 +55,31 @@ export const ZPatchPatientBody = z.object({
   by_user_id: ZUuid.optional(),
 });
 export type TPatchPatientBody = z.infer<typeof ZPatchPatientBody>;
+
+/** GET /user/patient/{id}/studies: the record's studies the caller may see, newest first. */
+export const ZPatientStudiesQuery = ZPaginationQuery;
+export type TPatientStudiesQuery = z.input<typeof ZPatientStudiesQuery>;
+
+export const ZPatientStudies = paginatedSchema(ZWorklistItem);
+export type TPatientStudies = z.infer<typeof ZPatientStudies>;
+
+/**
+ * POST /user/patient/{id}/merge: `duplicate_id` is another record of the same person at the same
+ * facility. Its studies move to record {id}, {id}'s empty fields take the duplicate's values, and the
+ * duplicate stays, marked merged into {id} (nothing is deleted); the audit log names both.
+ */
+export const ZMergePatientBody = z.object({
+  duplicate_id: ZUuid,
+  by_user_id: ZUuid.optional(),
+});
+export type TMergePatientBody = z.infer<typeof ZMergePatientBody>;
+
+export const ZMergePatientResult = z.object({
+  /** The record kept, as it is after the merge. */
+  patient: ZPatient,
+  /** The duplicate, now marked merged into `patient`. */
+  merged: ZPatient,
+  /** The studies that moved from the duplicate to the record kept. */
+  moved_study_ids: z.array(ZUuid),
+});
+export type TMergePatientResult = z.infer<typeof ZMergePatientResult>;

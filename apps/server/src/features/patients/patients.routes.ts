@@ -1,53 +1,43 @@
 import {
-  paginate,
+  ZErrorBody,
+  ZMergePatientBody,
+  ZMergePatientResult,
   ZPatchPatientBody,
   ZPatient,
   ZPatientList,
+  ZPatientStudies,
+  ZPatientStudiesQuery,
   ZPatientsQuery,
   ZUuid,
-  type TPatient,
 } from '@ris/domain';
-import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { assertActingAs } from '../../access/acting-as.ts';
 import { requirePrincipal } from '../../access/require-principal.ts';
-import { inScopeFacilities, loadScope, type TScope } from '../../access/scope.ts';
-import { patients } from '../../db/schema/index.ts';
-import { AppError } from '../../http/app-error.ts';
+import { loadScope } from '../../access/scope.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { publishStudies } from '../studies/commands/publish.ts';
-import { assertActingAs } from '../../access/acting-as.ts';
-import { canWorklist } from '../studies/study.policy.ts';
-import { updatePatient, type TPatientRow } from './update-patient.ts';
-import { containsFolded, folded } from '../../db/text-search.ts';
+import { withAbilities } from '../studies/study.presenter.ts';
+import { presentWorklistRows } from '../studies/study.queries.ts';
+import { mergePatients } from './commands/merge-patients.ts';
+import { authorizePatient } from './patients.policy.ts';
+import { presentPatient } from './patients.presenter.ts';
+import { assertLive, listPatientStudies, listPatients, requireScopedPatient } from './patients.queries.ts';
+import { updatePatient } from './update-patient.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['patients'];
+const ZPatientParams = z.object({ id: ZUuid });
+const ZConflict = { 409: ZErrorBody.describe('The record was merged, or the patient id is taken') };
 
-function presentPatient(row: TPatientRow): TPatient {
-  return {
-    id: row.id,
-    facility_fk: row.facilityId,
-    patient_id: row.patientIdentifier,
-    name: row.name,
-    sex: row.sex,
-    birth_date: row.birthDate,
-    phone: row.phone,
-    email: row.email,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
-}
-
-/** Patients are staff records: referring physicians may not list or change them (403). */
-function requireStaff(scope: TScope): void {
-  if (scope.principal.role === 'REFERRING_PHYSICIAN')
-    throw new AppError('FORBIDDEN', 'You may not view patients');
-}
-
-/** GET /user/patients (the order dialog's patient search) and PATCH /user/patient/{id}. */
+/**
+ * Patient records: GET /user/patients (the order dialog's patient search and the Patients screen),
+ * PATCH /user/patient/{id}, GET /user/patient/{id}/studies, POST /user/patient/{id}/merge.
+ */
 export const patientRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps.database;
+  const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
 
   app.get(
     '/user/patients',
@@ -61,38 +51,10 @@ export const patientRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const scope = await loadScope(db, requirePrincipal(request));
-      requireStaff(scope);
-      const query = request.query;
-      const outside = query.facility_fks.filter((id) => !scope.facilityIds.includes(id));
-      if (outside.length > 0) {
-        throw new AppError('NOT_FOUND', `facility_fks: facilities not found: ${outside.join(', ')}`, {
-          field: 'facility_fks',
-          ids: outside,
-        });
-      }
-      const conditions: SQL[] = [
-        eq(patients.organisationId, scope.organisationId),
-        query.facility_fks.length > 0
-          ? inArray(patients.facilityId, query.facility_fks)
-          : inScopeFacilities(scope, patients.facilityId),
-      ];
-      if (query.search) {
-        conditions.push(containsFolded(patients.searchText, query.search));
-      }
-      const where = and(...conditions);
-      const [totalRow] = await db.select({ total: count() }).from(patients).where(where);
-      const rows = await db
-        .select()
-        .from(patients)
-        .where(where)
-        .orderBy(asc(folded(patients.name)), asc(patients.id))
-        .limit(query.limit)
-        .offset(query.offset);
-      return {
-        ...paginate(totalRow?.total ?? 0, query.limit, query.offset),
-        items: rows.map(presentPatient),
-      };
+      const scope = await scopeOf(request);
+      authorizePatient(scope.principal, 'read');
+      const { pagination, rows } = await listPatients(db, scope, request.query);
+      return { ...pagination, items: rows.map((row) => presentPatient(row, scope.principal)) };
     },
   );
 
@@ -103,31 +65,19 @@ export const patientRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'Correct a patient record (its studies’ patient columns are rewritten with it)',
-        params: z.object({ id: ZUuid }),
+        params: ZPatientParams,
         body: ZPatchPatientBody,
-        response: { 200: ZPatient, ...ZErrorResponses },
+        response: { 200: ZPatient, ...ZErrorResponses, ...ZConflict },
       },
     },
     async (request) => {
-      const scope = await loadScope(db, requirePrincipal(request));
+      const scope = await scopeOf(request);
       const body = request.body;
       assertActingAs(scope.principal, body.by_user_id);
       const { patient, studyIds } = await db.transaction(async (tx) => {
-        const [row] = await tx
-          .select()
-          .from(patients)
-          .where(
-            and(
-              eq(patients.id, request.params.id),
-              eq(patients.organisationId, scope.organisationId),
-              inScopeFacilities(scope, patients.facilityId),
-            ),
-          )
-          .for('update');
-        if (!row || scope.principal.role === 'REFERRING_PHYSICIAN') throw AppError.notFound('Patient');
-        if (!canWorklist(scope.principal, 'edit-details')) {
-          throw new AppError('FORBIDDEN', 'You may not change patient records');
-        }
+        const row = await requireScopedPatient(tx, scope, request.params.id, { forUpdate: true });
+        authorizePatient(scope.principal, 'edit');
+        assertLive(row, 'id');
         const ids = await updatePatient(tx, row, {
           name: body.name,
           patientIdentifier: body.patient_id,
@@ -136,11 +86,71 @@ export const patientRoutes: FastifyPluginAsyncZod = async (app) => {
           phone: body.phone,
           email: body.email,
         });
-        const [updated] = await tx.select().from(patients).where(eq(patients.id, row.id));
-        return { patient: updated ?? row, studyIds: ids };
+        return { patient: await requireScopedPatient(tx, scope, row.id), studyIds: ids };
       });
       await publishStudies(app, scope.organisationId, studyIds);
-      return presentPatient(patient);
+      return presentPatient(patient, scope.principal);
+    },
+  );
+
+  app.get(
+    '/user/patient/:id/studies',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The studies of a patient record the caller may see (as on the worklist), newest first',
+        params: ZPatientParams,
+        querystring: ZPatientStudiesQuery,
+        response: { 200: ZPatientStudies, ...ZErrorResponses },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request);
+      const patient = await requireScopedPatient(db, scope, request.params.id);
+      const { pagination, rows } = await listPatientStudies(db, scope, patient.id, request.query);
+      const items = await presentWorklistRows(db, rows);
+      return { ...pagination, items: items.map((item) => withAbilities(item, scope.principal)) };
+    },
+  );
+
+  app.post(
+    '/user/patient/:id/merge',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Merge another record of the same person into this one (administrators)',
+        description:
+          'The duplicate’s studies move to record {id}; {id}’s empty fields take the duplicate’s values; the duplicate stays, marked merged into {id} (merged_into_fk), and leaves the patient list. One transaction; the audit log names both records. Records of another facility cannot be merged (422), nor a record into itself (400), nor a record already merged (409).',
+        params: ZPatientParams,
+        body: ZMergePatientBody,
+        response: {
+          200: ZMergePatientResult,
+          ...ZErrorResponses,
+          ...ZConflict,
+          422: ZErrorBody.describe('The records belong to different facilities'),
+        },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request);
+      assertActingAs(scope.principal, request.body.by_user_id);
+      const origin = { ip: request.ip, userAgent: request.headers['user-agent'] ?? null };
+      const outcome = await db.transaction((tx) =>
+        mergePatients(tx, {
+          scope,
+          keptId: request.params.id,
+          duplicateId: request.body.duplicate_id,
+          origin,
+        }),
+      );
+      await publishStudies(app, scope.organisationId, outcome.changedStudyIds);
+      return {
+        patient: presentPatient(outcome.kept, scope.principal),
+        merged: presentPatient(outcome.merged, scope.principal),
+        moved_study_ids: outcome.movedStudyIds,
+      };
     },
   );
 };

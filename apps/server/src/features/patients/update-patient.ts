@@ -2,8 +2,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { TTx } from '../../db/client.ts';
 import { patients, studies } from '../../db/schema/index.ts';
 import { AppError } from '../../http/app-error.ts';
-
-export type TPatientRow = typeof patients.$inferSelect;
+import type { TPatientRow } from './patients.presenter.ts';
 
 /** Fields of a patient record a person may correct. */
 export type TPatientChanges = {
@@ -16,8 +15,27 @@ export type TPatientChanges = {
 };
 
 /**
- * Corrects a patient record and rewrites the copies of its name, identifier, sex and birth date on
- * every one of its studies, in the caller's transaction (the worklist never shows stale names).
+ * Writes the record's name, identifier, sex and birth date onto every one of its studies (the
+ * worklist reads those copies, so it never shows stale names). Returns the ids of the studies that
+ * are not deleted (to announce them).
+ */
+export async function rewriteStudyCopies(tx: TTx, patient: TPatientRow): Promise<string[]> {
+  const rows = await tx
+    .update(studies)
+    .set({
+      patientName: patient.name,
+      patientIdentifier: patient.patientIdentifier,
+      patientSex: patient.sex,
+      patientBirthDate: patient.birthDate,
+    })
+    .where(eq(studies.patientId, patient.id))
+    .returning({ id: studies.id, status: studies.status });
+  return rows.filter((row) => row.status !== 'DELETED').map((row) => row.id);
+}
+
+/**
+ * Corrects a patient record and rewrites the copies of its fields on its studies, in the caller's
+ * transaction. Another record of the facility with the new identifier is a 409 naming patient_id.
  * Returns the ids of the patient's studies that are not deleted (to announce them).
  */
 export async function updatePatient(
@@ -48,15 +66,5 @@ export async function updatePatient(
   if (Object.keys(defined).length === 0) return [];
   const [updated] = await tx.update(patients).set(defined).where(eq(patients.id, patient.id)).returning();
   if (!updated) throw new Error('patient update returned nothing');
-  const rows = await tx
-    .update(studies)
-    .set({
-      patientName: updated.name,
-      patientIdentifier: updated.patientIdentifier,
-      patientSex: updated.sex,
-      patientBirthDate: updated.birthDate,
-    })
-    .where(eq(studies.patientId, patient.id))
-    .returning({ id: studies.id, status: studies.status });
-  return rows.filter((row) => row.status !== 'DELETED').map((row) => row.id);
+  return rewriteStudyCopies(tx, updated);
 }

@@ -1,38 +1,33 @@
 import {
-  ZCreateReferringPhysicianBody,
   ZErrorWithDetail,
   ZReferringPhysician,
   ZReferringPhysicianList,
   ZReferringPhysicianListQuery,
-  type TReferringPhysician,
+  ZSaveReferringPhysicianBody,
 } from '@ris/domain';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { and, asc, eq } from 'drizzle-orm';
+import { assertActingAs } from '../../access/acting-as.ts';
 import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
-import { referringPhysicians } from '../../db/schema/index.ts';
-import { containsFolded } from '../../db/text-search.ts';
-import { AppError } from '../../http/app-error.ts';
 import { errorHandler } from '../../http/error-handler.ts';
-import { canWorklist } from '../studies/study.policy.ts';
+import { saveReferringPhysician } from './commands/save-referring-physician.ts';
+import { authorizeReferringPhysician } from './referring-physicians.policy.ts';
+import { presentReferringPhysician } from './referring-physicians.presenter.ts';
+import { listReferringPhysicians, requireVisiblePhysician } from './referring-physicians.queries.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['referring-physicians'];
 
-function presentReferringPhysician(row: typeof referringPhysicians.$inferSelect): TReferringPhysician {
-  return {
-    id: row.id,
-    organisation_fk: row.organisationId,
-    user_fk: row.userId,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    registration_number: row.registrationNumber,
-    status: row.status,
-    created_at: row.createdAt.toISOString(),
-  };
-}
+/** Every error of these routes, with the `detail` the specification's client reads. */
+const ZPhysicianErrors = {
+  400: ZErrorWithDetail,
+  401: ZErrorWithDetail,
+  403: ZErrorWithDetail,
+  404: ZErrorWithDetail,
+  409: ZErrorWithDetail,
+  422: ZErrorWithDetail,
+};
 
 /** Runs the app's error handler, then copies the message to a top-level `detail`. */
 function errorHandlerWithDetail(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
@@ -46,13 +41,14 @@ function errorHandlerWithDetail(error: FastifyError, request: FastifyRequest, re
 }
 
 /**
- * POST /user/referring-physician: the order dialog creates a referring physician it could not find.
- * Order-desk roles only (ADMIN, FACILITY_ADMIN, TRANSCRIPTIONIST); the same name may exist twice (two
- * doctors can share a name), so nothing is deduplicated here.
+ * Referring physicians: GET /user/referring-physicians (the order dialog's picker and the Referring
+ * physicians screen) and POST /user/referring-physician (create, or change with `id`). Errors also
+ * carry `detail`.
  */
 export const referringPhysicianRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps.database;
   app.setErrorHandler(errorHandlerWithDetail);
+  const scopeOf = (request: FastifyRequest) => loadScope(db, requirePrincipal(request));
 
   app.get(
     '/user/referring-physicians',
@@ -60,35 +56,16 @@ export const referringPhysicianRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: "The organisation's active referring physicians, for the order dialog's picker",
+        summary: "The organisation's referring physicians the caller sees, searched, filtered and paginated",
         querystring: ZReferringPhysicianListQuery,
-        response: {
-          200: ZReferringPhysicianList,
-          400: ZErrorWithDetail,
-          401: ZErrorWithDetail,
-          403: ZErrorWithDetail,
-        },
+        response: { 200: ZReferringPhysicianList, ...ZPhysicianErrors },
       },
     },
     async (request) => {
-      const scope = await loadScope(db, requirePrincipal(request));
-      if (scope.principal.role === 'REFERRING_PHYSICIAN') {
-        throw new AppError('FORBIDDEN', 'You may not list referring physicians');
-      }
-      const search = request.query.search;
-      const rows = await db
-        .select()
-        .from(referringPhysicians)
-        .where(
-          and(
-            eq(referringPhysicians.organisationId, scope.organisationId),
-            eq(referringPhysicians.status, 'ACTIVE'),
-            search ? containsFolded(referringPhysicians.searchText, search) : undefined,
-          ),
-        )
-        .orderBy(asc(referringPhysicians.name))
-        .limit(request.query.limit);
-      return { items: rows.map(presentReferringPhysician) };
+      const scope = await scopeOf(request);
+      authorizeReferringPhysician(scope, 'list');
+      const { pagination, rows } = await listReferringPhysicians(db, scope, request.query);
+      return { ...pagination, items: rows.map((row) => presentReferringPhysician(row, scope)) };
     },
   );
 
@@ -98,35 +75,20 @@ export const referringPhysicianRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: 'Create a referring physician (errors also carry `detail`)',
-        body: ZCreateReferringPhysicianBody,
-        response: {
-          201: ZReferringPhysician,
-          400: ZErrorWithDetail,
-          401: ZErrorWithDetail,
-          403: ZErrorWithDetail,
-          404: ZErrorWithDetail,
-        },
+        summary: 'Create a referring physician, or change one with `id` (errors also carry `detail`)',
+        body: ZSaveReferringPhysicianBody,
+        response: { 200: ZReferringPhysician, 201: ZReferringPhysician, ...ZPhysicianErrors },
       },
     },
     async (request, reply) => {
-      const scope = await loadScope(db, requirePrincipal(request));
-      if (!canWorklist(scope.principal, 'create-order')) {
-        throw new AppError('FORBIDDEN', 'You may not create referring physicians');
-      }
-      const body = request.body;
-      const [row] = await db
-        .insert(referringPhysicians)
-        .values({
-          organisationId: scope.organisationId,
-          name: body.name,
-          email: body.email ?? null,
-          phone: body.phone ?? null,
-          registrationNumber: body.registration_number ?? null,
-        })
-        .returning();
-      if (!row) throw new Error('referring physician insert returned nothing');
-      return reply.status(201).send(presentReferringPhysician(row));
+      const scope = await scopeOf(request);
+      assertActingAs(scope.principal, request.body.by_user_id);
+      const origin = { ip: request.ip, userAgent: request.headers['user-agent'] ?? null };
+      const { id, created } = await db.transaction((tx) =>
+        saveReferringPhysician(tx, { scope, body: request.body, origin }),
+      );
+      const row = await requireVisiblePhysician(db, scope, id);
+      return reply.status(created ? 201 : 200).send(presentReferringPhysician(row, scope));
     },
   );
 };

@@ -1,6 +1,6 @@
 import {
   ZWorklistItem,
-  type TCreateReferringPhysicianBody,
+  type TSaveReferringPhysicianBody,
   type TPatient,
   type TPatientList,
   type TReferringPhysician,
@@ -59,5 +59,5 @@ export const ordersApi = {
   createReferringPhysician: (name: string) =>
     apiClient.post<TReferringPhysician>('/user/referring-physician', {
       name,
-    } satisfies TCreateReferringPhysicianBody),
+    } satisfies TSaveReferringPhysicianBody),
 };

@@ -8,6 +8,7 @@ import type { BlobStore } from '../../../files/blob-store.ts';
 import { storeFile } from '../../../files/stored-files.ts';
 import { AppError } from '../../../http/app-error.ts';
 import type { TFormLimits, TUpload } from '../../../http/multipart.ts';
+import { keptRecordOf } from '../../patients/patients.queries.ts';
 import { requireReferringPhysician } from '../../referring-physicians/referring-physicians.queries.ts';
 import { recordCreation } from '../../studies/commands/study-status.ts';
 import type { TCreateOrderFields } from '@ris/domain';
@@ -49,7 +50,7 @@ async function findOrCreatePatient(tx: TTx, scope: TScope, input: TCreateOrderFi
     .from(patients)
     .where(and(eq(patients.facilityId, input.facility_fk), eq(patients.patientIdentifier, identifier)));
   if (!existing) throw new Error('patient vanished between insert and select');
-  return existing;
+  return keptRecordOf(tx, existing);
 }
 
 /**
