@@ -7,6 +7,7 @@ import {
   EVERY_USER,
   onLocalRevocation,
   REVOCATION_CHANNEL,
+  type RevocationCache,
   type TUserTokenState,
 } from '../auth/revocation.ts';
 import type { TDatabase } from '../db/client.ts';
@@ -71,4 +72,21 @@ export function currentPrincipal(state: TUserTokenState | null, principal: TPrin
     return null;
   }
   return { ...principal, role: state.role, userType: state.userType };
+}
+
+/**
+ * currentPrincipal of a connection's principal against the user's state as of now (after the cache's
+ * barrier, RevocationCache.current): checked on each message a connection sends, so a change committed
+ * before the message applies to it even when its NOTIFY has not arrived yet.
+ */
+export async function principalNow(
+  cache: RevocationCache,
+  principal: TPrincipal,
+): Promise<TPrincipal | null> {
+  return currentPrincipal(await cache.current(principal.userId), principal);
+}
+
+/** True when a connection opened as `before` must authenticate again to get what `now` may do. */
+export function accessChanged(before: TPrincipal, now: TPrincipal): boolean {
+  return before.role !== now.role || before.userType !== now.userType;
 }

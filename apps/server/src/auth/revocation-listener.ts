@@ -19,7 +19,8 @@ export type TListenerLogger = {
  * process publishes inside a transaction holds the user out of the cache until then). On PostgreSQL a
  * dedicated connection LISTENs; while it is down the cache is bypassed (every check reads the
  * database) and it restarts empty once LISTEN is back, since notifications may have been missed
- * meanwhile. PGlite is one process: its own listen() suffices.
+ * meanwhile. PGlite is one process: its own listen() suffices. The listening connection is also the
+ * cache's barrier (RevocationCache.sync): a round trip on it brings every NOTIFY committed before.
  */
 export async function startRevocationListener(
   database: TDatabase,
@@ -57,7 +58,10 @@ export async function startRevocationListener(
       },
     },
   );
+  // Each request waits for this before trusting the cache (RevocationCache.sync).
+  cache.useBarrier(stopListening.sync);
   return async () => {
+    cache.useBarrier(async () => false);
     offLocal();
     await stopListening();
   };

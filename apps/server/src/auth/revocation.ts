@@ -123,6 +123,8 @@ export class RevocationCache {
   readonly #loads = new Map<string, Set<TLoad>>();
   /** Users changed by a transaction not known to be committed yet → until when not to cache them. */
   readonly #held = new Map<string, number>();
+  /** Resolves once every announcement committed before the call has reached this cache (the listener's). */
+  #barrier: () => Promise<boolean> = async () => true;
   reliable = true;
 
   constructor(db: TDb) {
@@ -140,6 +142,28 @@ export class RevocationCache {
   #forget(userId: string): void {
     this.#entries.delete(userId);
     for (const load of this.#loads.get(userId) ?? []) load.stale = true;
+  }
+
+  /** The listener's barrier (revocation-listener.ts); without one, the cache hears only this process. */
+  useBarrier(barrier: () => Promise<boolean>): void {
+    this.#barrier = barrier;
+  }
+
+  /**
+   * Waits until every change committed before this call has been announced to the cache (on
+   * PostgreSQL one round trip on the LISTEN connection, shared by the calls that wait together): a
+   * request that arrives after an UPDATE of the user commits is then checked against the new state,
+   * even by a replica whose NOTIFY had not come in yet. False when it cannot tell (not listening):
+   * the caller reads the database instead of the cache.
+   */
+  async sync(): Promise<boolean> {
+    return this.reliable && (await this.#barrier()) && this.reliable;
+  }
+
+  /** The user's state as of now: the cached entry after sync(), else loaded. */
+  async current(userId: string): Promise<TUserTokenState | null> {
+    const cached = (await this.sync()) ? this.peek(userId) : undefined;
+    return cached ?? (await this.load(userId));
   }
 
   peek(userId: string): TUserTokenState | undefined {

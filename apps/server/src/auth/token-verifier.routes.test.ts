@@ -10,7 +10,9 @@ import { publishUserChange } from './revocation.ts';
 // Each of the verifier's checks (IdTokenVerifier) on its own: one fact of the user changes directly
 // in the database, everything else left as it was (sessions live, tokens_valid_after untouched, same
 // organisation), and the change is only announced, as any writer must. A still-valid ID token must
-// then be refused (or, for a role, carry the new one) by that one check, not by another.
+// then be refused (or, for a role, carry the new one) by that one check, not by another. Disabling a
+// user or moving them out of their organisation also ends their sessions (the users trigger,
+// migration 0010): those tests bring the sessions back to isolate the status and organisation checks.
 let server: TTestServer;
 
 const probe = async (secured: FastifyInstance) => {
@@ -45,10 +47,19 @@ async function liveSessions(userId: string): Promise<number> {
   return rows.filter((row) => row.revokedAt === null).length;
 }
 
+/** Undoes the session revocation the users trigger makes (no announcement: it only widens access). */
+async function reviveSessions(userId: string): Promise<void> {
+  await server.db
+    .update(authSessions)
+    .set({ revokedAt: null, revokedReason: null })
+    .where(eq(authSessions.userId, userId));
+}
+
 describe('the ID token verifier, one revocation reason at a time', () => {
   it('refuses the token of a user made INACTIVE directly, with every session left live', async () => {
     const user = await signedInUser();
     await server.db.update(users).set({ status: 'INACTIVE' }).where(eq(users.id, user.id));
+    await reviveSessions(user.id);
     await publishUserChange(server.db, user.id);
     expect(await liveSessions(user.id)).toBe(1);
     await expectRevoked(user.token);
@@ -65,6 +76,7 @@ describe('the ID token verifier, one revocation reason at a time', () => {
     const user = await signedInUser();
     const elsewhere = await buildOrganisation(server.db);
     await server.db.update(users).set({ organisationId: elsewhere.id }).where(eq(users.id, user.id));
+    await reviveSessions(user.id);
     await publishUserChange(server.db, user.id);
     expect(await liveSessions(user.id)).toBe(1);
     await expectRevoked(user.token);

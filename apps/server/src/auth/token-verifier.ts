@@ -7,8 +7,13 @@ import type { RevocationCache } from './revocation.ts';
  * The one verifier for HTTP, socket.io and Hocuspocus: a well-signed, unexpired token (IdTokens) of
  * an ACTIVE user, issued after the user's tokens_valid_after, for a session that is not revoked, of
  * the organisation the user still belongs to. The principal carries the user's current role and
- * radiologist type, not the token's. All of that comes from the in-memory revocation cache (kept
- * current by publishUserChange), so a warm check touches no database.
+ * radiologist type, not the token's. All of that comes from the in-memory revocation cache, kept
+ * current by the NOTIFYs of every change to the user (the tables' triggers, migrations 0006 and 0010,
+ * whoever writes them; publishUserChange for this process at once). Before the cache is read,
+ * RevocationCache.sync() makes sure every change committed before this request has been heard: a
+ * token that worked one request earlier is refused on the very next one after its user was
+ * disabled, moved or demoted, on every replica. A warm check costs no query of its own, one round trip
+ * on the LISTEN connection shared by the requests that arrive together.
  */
 export class IdTokenVerifier implements TokenVerifier {
   readonly #tokens: IdTokens;
@@ -21,7 +26,9 @@ export class IdTokenVerifier implements TokenVerifier {
 
   async verify(token: string): Promise<TPrincipal> {
     const claims = this.#tokens.verify(token);
-    let state = this.#cache.peek(claims.sub) ?? null;
+    // Only well-signed, unexpired tokens wait for the barrier; unsynced (not listening): the database.
+    const synced = await this.#cache.sync();
+    let state = (synced ? this.#cache.peek(claims.sub) : undefined) ?? null;
     if (!state || (!state.liveSessions.has(claims.sid) && !state.deadSessions.has(claims.sid))) {
       // Unknown user, or a session this process has not heard of (created by another replica).
       state = await this.#cache.load(claims.sub);

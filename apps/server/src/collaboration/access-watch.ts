@@ -62,6 +62,9 @@ export async function watchCollaborationAccess(deps: TAccessWatchDeps): Promise<
         const principal = currentPrincipal(state, context.principal);
         const access = principal ? (await reportGrantFor(db, principal, context.reportId)).access : 'none';
         if (access !== context.access) connection.webSocket.close(RECONNECT.code, RECONNECT.reason);
+        // Same access under a new role or type: the connection goes on as the user is now (its next
+        // changes are credited and re-checked at store with the current role).
+        else if (principal) context.principal = principal;
       }
     }
   }

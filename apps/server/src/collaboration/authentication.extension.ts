@@ -1,14 +1,23 @@
 // Collaboration concern 1: who may open a report's document, and whether read-write or read-only.
-import type { beforeHandleAwarenessPayload, Extension, onAuthenticatePayload } from '@hocuspocus/server';
+import type {
+  beforeHandleAwarenessPayload,
+  beforeSyncPayload,
+  Extension,
+  onAuthenticatePayload,
+} from '@hocuspocus/server';
 import { eq } from 'drizzle-orm';
 import type { TokenVerifier, TPrincipal } from '../auth/principal.ts';
+import type { RevocationCache } from '../auth/revocation.ts';
+import { accessChanged, principalNow } from '../access/user-changes.ts';
 import type { TDb } from '../db/client.ts';
 import { users } from '../db/schema/index.ts';
 import { AppError } from '../http/app-error.ts';
-import type { TClientContext } from './collaboration-context.ts';
+import { isClientContext, type TClientContext } from './collaboration-context.ts';
 import { guardPresence } from './presence-guard.ts';
 import { reportGrantFor } from '../features/reports/report-grant.ts';
 import { reportIdOfDocument } from './report-document.ts';
+import { RECONNECT } from './store-guards.ts';
+import { RefusedUpdate, UPDATE_MESSAGES } from './update-guard.extension.ts';
 
 /**
  * A refused connection. The provider's `onAuthenticationFailed({ reason })` receives `reason`: the
@@ -26,7 +35,7 @@ export class CollaborationRefusal extends Error {
   }
 }
 
-type TAuthenticationDeps = { db: TDb; verifier: TokenVerifier };
+type TAuthenticationDeps = { db: TDb; verifier: TokenVerifier; cache: RevocationCache };
 
 async function verified(verifier: TokenVerifier, token: string): Promise<TPrincipal> {
   try {
@@ -54,8 +63,14 @@ async function displayNameOf(db: TDb, principal: TPrincipal): Promise<string> {
  * report is read-only for everyone (the policy says so).
  * Presence (presence-guard.ts): a connection speaks only for its own awareness client, its `user.name`
  * is the user's name as the server knows it, `user.id` is set, and `presence.writable` is its access.
+ * Every change a read-write connection sends is checked against its user as they stand now (after the
+ * revocation cache's barrier, so a change to the user committed before the message applies to it even
+ * before its NOTIFY arrives): a user disabled, moved, signed out or given another role or radiologist
+ * type has the change refused and the connection closed with RECONNECT, so the provider authenticates
+ * again and is refused, or comes back with what the new role may do (read-only). Access-watch
+ * (access-watch.ts) closes idle connections the same way when the NOTIFY comes.
  */
-export function authenticationExtension({ db, verifier }: TAuthenticationDeps): Extension {
+export function authenticationExtension({ db, verifier, cache }: TAuthenticationDeps): Extension {
   return {
     extensionName: 'ris-authentication',
 
@@ -76,6 +91,14 @@ export function authenticationExtension({ db, verifier }: TAuthenticationDeps): 
         access: grant.access,
       };
       return context;
+    },
+
+    async beforeSync({ connection, type }: beforeSyncPayload) {
+      if (connection.readOnly || !UPDATE_MESSAGES.has(type)) return;
+      const context: unknown = connection.context;
+      if (!isClientContext(context)) return;
+      const now = await principalNow(cache, context.principal);
+      if (!now || accessChanged(context.principal, now)) throw new RefusedUpdate(RECONNECT);
     },
 
     async beforeHandleAwareness(payload: beforeHandleAwarenessPayload) {

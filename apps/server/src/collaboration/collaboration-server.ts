@@ -75,7 +75,11 @@ export async function registerCollaboration(app: FastifyInstance): Promise<void>
     claim: redis ? redisClaim(redis) : null,
   });
   const extensions: Extension[] = [
-    authenticationExtension({ db: database.db, verifier: app.identity.verifier }),
+    authenticationExtension({
+      db: database.db,
+      verifier: app.identity.verifier,
+      cache: app.identity.context.cache,
+    }),
     updateGuardExtension(),
     persistenceExtension({ db: database.db, events: app.events, log, apiUpdates }),
     apiUpdates,

@@ -13,13 +13,13 @@ export const MAX_DOCUMENT_STATE_BYTES = 4 * 1024 * 1024;
 export const FOREIGN_CONTENT = { code: 4400, reason: 'foreign-content' };
 
 /** y-protocols sync message types that carry a document update (1: sync step 2, 2: update). */
-const UPDATE_MESSAGES = new Set([1, 2]);
+export const UPDATE_MESSAGES = new Set([1, 2]);
 
 /**
  * Thrown from beforeSync: Hocuspocus does not apply the update and closes the connection with this
  * code and reason (Connection.processMessages).
  */
-class RefusedUpdate extends Error {
+export class RefusedUpdate extends Error {
   readonly code: number;
   readonly reason: string;
 

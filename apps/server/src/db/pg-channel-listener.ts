@@ -20,6 +20,15 @@ export type TChannelListenerOptions = {
   lostMessage?: string;
 };
 
+/**
+ * What listenToChannel returns: called, it stops listening. `sync()` resolves once every notification
+ * committed before the call has been handed to onPayload (true), or false when it cannot tell (not
+ * listening now: notifications may be missed). On PostgreSQL that is one round trip on the listening
+ * connection: the server sends a session the notifications of transactions committed before its query
+ * ahead of the query's answer. Calls made while a round trip is in flight share the next one.
+ */
+export type TChannelListening = (() => Promise<void>) & { sync(): Promise<boolean> };
+
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 30_000;
 
@@ -35,11 +44,13 @@ export async function listenToChannel(
   onPayload: (payload: string | undefined) => void,
   log: TChannelListenerLogger,
   options: TChannelListenerOptions,
-): Promise<() => Promise<void>> {
+): Promise<TChannelListening> {
   // Interpolated into LISTEN: a plain identifier only.
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name: ${channel}`);
   if (database.pglite) {
-    return await database.pglite.listen(channel, onPayload);
+    // One in-process engine: a commit's notifications are handed over before its query resolves.
+    const unlisten = await database.pglite.listen(channel, onPayload);
+    return Object.assign(() => unlisten(), { sync: async () => true });
   }
   const pool = database.pool;
   if (!pool) throw new Error('database has neither a pool nor an embedded engine');
@@ -111,6 +122,33 @@ export async function listenToChannel(
     }
   }
 
+  async function roundTrip(): Promise<boolean> {
+    const current = client;
+    if (!current) return false;
+    try {
+      await current.query('');
+      return client === current;
+    } catch {
+      return false;
+    }
+  }
+  let inFlight: Promise<boolean> | null = null;
+  let next: Promise<boolean> | null = null;
+  function sync(): Promise<boolean> {
+    if (!inFlight) {
+      inFlight = roundTrip().finally(() => {
+        inFlight = null;
+      });
+      return inFlight;
+    }
+    // The round trip in flight may have been sent before this call: wait for the one after it.
+    next ??= inFlight.then(() => {
+      next = null;
+      return sync();
+    });
+    return next;
+  }
+
   await connect(false);
-  return stop;
+  return Object.assign(stop, { sync });
 }

@@ -1,13 +1,11 @@
 import { LISTEN_TOPIC_EVENT, SOCKET_PATH, SOCKET_TRANSPORTS } from '@ris/domain';
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
-import type { TUserTokenState } from '../auth/revocation.ts';
-import { AppError } from '../http/app-error.ts';
-import { currentPrincipal, watchUserChanges } from '../access/user-changes.ts';
+import { watchUserChanges } from '../access/user-changes.ts';
 import { authenticateSocket } from './realtime-auth.ts';
 import { publishDomainEvents } from './realtime-publisher.ts';
+import { listenTopicNow, recheckSocket } from './realtime-recheck.ts';
 import { rooms, type TRealtimeServer, type TRealtimeSocket } from './realtime-rooms.ts';
-import { listenTopic, setWorklistRooms, worklistRoomsOf } from './realtime-topics.ts';
 import { connectRedisAdapter } from './redis-adapter.ts';
 import { engineErrorShape } from '../http/engine-errors.ts';
 
@@ -45,33 +43,17 @@ export async function registerRealtime(app: FastifyInstance): Promise<void> {
   // engine.io's own HTTP errors in the API's error shape (http/engine-errors.ts).
   io.engine.use(engineErrorShape);
 
-  io.use(authenticateSocket(verifier, app.identity.context.cache));
+  const cache = app.identity.context.cache;
+  io.use(authenticateSocket(verifier, cache));
   io.on('connection', (socket: TRealtimeSocket) => {
     socket.on(LISTEN_TOPIC_EVENT, (payload, ack) => {
-      void listenTopic(db, app.log, socket, payload).then((result) => {
+      void listenTopicNow({ db, cache, log: app.log }, socket, payload).then((result) => {
         if (typeof ack === 'function') ack(result);
       });
     });
   });
 
   const stopPublishing = publishDomainEvents(io, app.events, db, app.log);
-
-  /** Applies a user's current state to one socket: disconnect if revoked, else refresh its rooms. */
-  async function recheck(socket: TRealtimeSocket, state: TUserTokenState | null): Promise<void> {
-    const principal = currentPrincipal(state, socket.data.principal);
-    if (!principal) {
-      socket.disconnect(true);
-      return;
-    }
-    socket.data.principal = principal;
-    if (!socket.data.worklistRooms) return;
-    // A user who lost every scope (no role any more) keeps no worklist room.
-    const next = await worklistRoomsOf(db, socket).catch((error: unknown) => {
-      if (error instanceof AppError) return [];
-      throw error;
-    });
-    await setWorklistRooms(socket, next);
-  }
   /** Checks again this replica's sockets of one user (or of everyone): each replica checks its own. */
   async function recheckSockets(userId: string | null): Promise<void> {
     const namespace = io.of('/');
@@ -85,8 +67,8 @@ export async function registerRealtime(app: FastifyInstance): Promise<void> {
     }
     for (const [user, sockets] of byUser) {
       // Read fresh (not the cached entry): this news may reach us before the identity's own listener.
-      const state = await app.identity.context.cache.load(user);
-      await Promise.all(sockets.map((socket) => recheck(socket, state)));
+      const state = await cache.load(user);
+      await Promise.all(sockets.map((socket) => recheckSocket(db, socket, state)));
     }
   }
   function recheckAll(userId: string | null): void {
