@@ -40,3 +40,6 @@ export * from './tags/tag.schemas.ts';
 export * from './patients/patient.schemas.ts';
 export * from './referring-physicians/referring-physician.schemas.ts';
 export * from './radiologists/radiologist.schemas.ts';
+export * from './preferences/column-settings.ts';
+export * from './preferences/preferences.ts';
+export * from './preferences/preference.schemas.ts';
