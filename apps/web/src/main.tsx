@@ -1,16 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { z } from 'zod';
 import './index.css';
 import { AppProviders } from './app-providers.tsx';
 import { applyTheme } from './components/layout/theme.ts';
 import { authSession } from './features/auth/session.ts';
 import { createAppRouter } from './router.tsx';
 import { settingsStore } from './stores/settings-store.ts';
-
-// The Content-Security-Policy forbids eval: zod must not probe for `new Function` (a CSP violation).
-z.config({ jitless: true });
 
 // The stored theme is applied before the first render so the page never flashes the other theme.
 applyTheme(settingsStore.getState().theme);

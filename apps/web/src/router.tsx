@@ -1,11 +1,8 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { ForgotPasswordPage } from './features/auth/forgot-password-page.tsx';
 import { LoginPage } from './features/auth/login-page.tsx';
 import { RouteGuard } from './features/auth/route-guard.tsx';
-import { SignupPage } from './features/auth/signup-page.tsx';
 import { RouteErrorPage } from './features/errors/route-error-page.tsx';
-import { NotFoundPage } from './features/not-found/not-found-page.tsx';
 import { PATHS, allowedRolesFor } from './paths.ts';
 import { LoadingOverlay } from './components/ui/loading-overlay.tsx';
 
@@ -13,6 +10,16 @@ import { LoadingOverlay } from './components/ui/loading-overlay.tsx';
 // screen behind the guard load on first use, so /login downloads none of their code or libraries
 // (BENCHMARKS.md, web bundle). The screens with the rich-text editor (TipTap, Yjs) are separate
 // again, keeping the editor's code out of what the worklist needs.
+// Only the sign-in screen is part of the first download; sign-up and password reset load when opened.
+const SignupPage = lazy(() =>
+  import('./features/auth/signup-page.tsx').then((m) => ({ default: m.SignupPage })),
+);
+const ForgotPasswordPage = lazy(() =>
+  import('./features/auth/forgot-password-page.tsx').then((m) => ({ default: m.ForgotPasswordPage })),
+);
+const NotFoundPage = lazy(() =>
+  import('./features/not-found/not-found-page.tsx').then((m) => ({ default: m.NotFoundPage })),
+);
 const AppLayout = lazy(() =>
   import('./features/app-shell/app-layout.tsx').then((m) => ({ default: m.AppLayout })),
 );
@@ -73,8 +80,22 @@ export const routes: RouteObject[] = [
     errorElement: <RouteErrorPage />,
     children: [
       { path: PATHS.login, element: <LoginPage /> },
-      { path: PATHS.signup, element: <SignupPage /> },
-      { path: PATHS.forgotPassword, element: <ForgotPasswordPage /> },
+      {
+        path: PATHS.signup,
+        element: (
+          <Lazy>
+            <SignupPage />
+          </Lazy>
+        ),
+      },
+      {
+        path: PATHS.forgotPassword,
+        element: (
+          <Lazy>
+            <ForgotPasswordPage />
+          </Lazy>
+        ),
+      },
       {
         element: <RouteGuard />,
         children: [
@@ -168,7 +189,14 @@ export const routes: RouteObject[] = [
           },
         ],
       },
-      { path: '*', element: <NotFoundPage /> },
+      {
+        path: '*',
+        element: (
+          <Lazy>
+            <NotFoundPage />
+          </Lazy>
+        ),
+      },
     ],
   },
 ];

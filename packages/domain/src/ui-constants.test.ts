@@ -10,7 +10,7 @@ import {
   TOAST_KINDS,
   ZTheme,
   ZToastKind,
-} from './ui-constants.ts';
+} from './index.ts';
 import {
   LOCAL_VIEWER_PORT,
   REACHABILITY_CHECK_PORT,

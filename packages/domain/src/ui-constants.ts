@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** Page sizes of the lists (specification §9). */
 export const PAGE_SIZES = {
   worklistInitial: 25,
@@ -19,7 +17,6 @@ export const SESSION_PAGE_SIZES = {
 
 export const TOAST_KINDS = ['success', 'info', 'warning', 'error', 'loading'] as const;
 export type TToastKind = (typeof TOAST_KINDS)[number];
-export const ZToastKind = z.enum(TOAST_KINDS);
 
 /** A transcriptionist's "report marked as draft" toast stays 10 s. */
 export const DRAFT_TOAST_DURATION_MS = 10_000;
@@ -31,7 +28,6 @@ export const NOTIFICATIONS_HOTKEY = 'alt+T';
 
 export const THEMES = ['dark', 'light'] as const;
 export type TTheme = (typeof THEMES)[number];
-export const ZTheme = z.enum(THEMES);
 export const DEFAULT_THEME: TTheme = 'dark';
 
 /** Sizes of the loading overlay's indicator. */

@@ -1,5 +1,3 @@
-import { ZErrorBody } from '@ris/domain';
-
 /** Code of an ApiError raised when the server could not be reached at all (status 0). */
 export const NETWORK_ERROR_CODE = 'NETWORK_ERROR';
 
@@ -48,16 +46,22 @@ export async function apiErrorFromResponse(response: Response): Promise<ApiError
   } catch {
     // An unreadable body is treated like an empty one.
   }
+  return apiErrorFromText(response.status, text);
+}
+
+/** The ApiError of a failed answer's status and body text (fetch or XMLHttpRequest); never throws. */
+export async function apiErrorFromText(status: number, text: string): Promise<ApiError> {
   let body: unknown;
   try {
     body = text === '' ? undefined : JSON.parse(text);
   } catch {
     body = undefined;
   }
+  const { ZErrorBody } = await import('./auth-schemas.ts');
   const parsed = ZErrorBody.safeParse(body);
-  if (!parsed.success) return new ApiError({ status: response.status });
+  if (!parsed.success) return new ApiError({ status });
   const { code, message, details } = parsed.data.error;
-  return new ApiError({ status: response.status, code, serverMessage: message || undefined, details });
+  return new ApiError({ status, code, serverMessage: message || undefined, details });
 }
 
 /** The ApiError of a request whose fetch itself rejected (offline, DNS, CORS, aborted). */

@@ -1,17 +1,11 @@
-import {
-  ZAuthConfig,
-  ZNeutralResponse,
-  ZPasswordPolicy,
-  ZSessionResponse,
-  ZUser,
-  ZUserDetails,
-  type TAuthConfig,
-  type TPasswordPolicy,
-  type TSessionResponse,
-  type TSignInRequest,
-  type TSignUpRequest,
-  type TUser,
-  type TUserDetails,
+import type {
+  TAuthConfig,
+  TPasswordPolicy,
+  TSessionResponse,
+  TSignInRequest,
+  TSignUpRequest,
+  TUser,
+  TUserDetails,
 } from '@ris/domain';
 import type { HttpClient } from './http.ts';
 
@@ -30,8 +24,12 @@ export interface TNeutralResponse {
   message: string;
 }
 
-const parseSession = (data: unknown): TSessionResponse => ZSessionResponse.parse(data);
-const parseNeutral = (data: unknown): TNeutralResponse => ZNeutralResponse.parse(data);
+/** The schemas load with the first answer they check (./auth-schemas.ts says why). */
+const schemas = () => import('./auth-schemas.ts');
+const parseSession = async (data: unknown): Promise<TSessionResponse> =>
+  (await schemas()).ZSessionResponse.parse(data);
+const parseNeutral = async (data: unknown): Promise<TNeutralResponse> =>
+  (await schemas()).ZNeutralResponse.parse(data);
 
 /**
  * Identity calls (/auth/*) and the user calls of the verification sequence. The refresh token never
@@ -57,13 +55,23 @@ export function createAuthApi(http: HttpClient) {
     signInWithEmailLink: (token: string) =>
       http.post('/auth/email-link/sign-in', { token }, { auth: 'none', parse: parseSession }),
     passwordPolicy: (): Promise<TPasswordPolicy> =>
-      http.get('/auth/password-policy', { auth: 'none', parse: (data) => ZPasswordPolicy.parse(data) }),
+      http.get('/auth/password-policy', {
+        auth: 'none',
+        parse: async (data) => (await schemas()).ZPasswordPolicy.parse(data),
+      }),
     config: (): Promise<TAuthConfig> =>
-      http.get('/auth/config', { auth: 'none', parse: (data) => ZAuthConfig.parse(data) }),
+      http.get('/auth/config', {
+        auth: 'none',
+        parse: async (data) => (await schemas()).ZAuthConfig.parse(data),
+      }),
     fetchUserByEmail: (email: string): Promise<TUser> =>
-      http.get(`/user/email/${encodeURIComponent(email)}`, { parse: (data) => ZUser.parse(data) }),
+      http.get(`/user/email/${encodeURIComponent(email)}`, {
+        parse: async (data) => (await schemas()).ZUser.parse(data),
+      }),
     fetchUserDetails: (id: string): Promise<TUserDetails> =>
-      http.get(`/user/details/${encodeURIComponent(id)}`, { parse: (data) => ZUserDetails.parse(data) }),
+      http.get(`/user/details/${encodeURIComponent(id)}`, {
+        parse: async (data) => (await schemas()).ZUserDetails.parse(data),
+      }),
   };
 }
 

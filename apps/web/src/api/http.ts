@@ -49,7 +49,7 @@ export interface RequestOptions<T> {
   headers?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
   /** Validates the JSON response (e.g. a domain zod schema's `parse`); without it the body is trusted. */
-  parse?: (data: unknown) => T;
+  parse?: (data: unknown) => T | Promise<T>;
   auth?: AuthMode;
 }
 
@@ -155,7 +155,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   async function request<T>(method: HttpMethod, path: string, opts: RequestOptions<T> = {}): Promise<T> {
     const response = await send(method, path, opts, 'application/json');
     const data = await readJson(response);
-    return opts.parse ? opts.parse(data) : (data as T);
+    return opts.parse ? await opts.parse(data) : (data as T);
   }
 
   return {

@@ -1,6 +1,5 @@
-import { ZErrorBody } from '@ris/domain';
 import { API_BASE_PATH } from './http.ts';
-import { ApiError, networkError } from './api-error.ts';
+import { apiErrorFromText, networkError, type ApiError } from './api-error.ts';
 import { sessionBridge, type SessionBridge } from './session-bridge.ts';
 import { endsIdentitySession, isRenewableTokenError } from './session-errors.ts';
 
@@ -27,17 +26,8 @@ interface RawResult {
   text: string;
 }
 
-function errorOf(result: RawResult): ApiError {
-  let body: unknown;
-  try {
-    body = result.text ? JSON.parse(result.text) : undefined;
-  } catch {
-    body = undefined;
-  }
-  const parsed = ZErrorBody.safeParse(body);
-  if (!parsed.success) return new ApiError({ status: result.status });
-  const { code, message, details } = parsed.data.error;
-  return new ApiError({ status: result.status, code, serverMessage: message || undefined, details });
+function errorOf(result: RawResult): Promise<ApiError> {
+  return apiErrorFromText(result.status, result.text);
 }
 
 function sendOnce(options: UploadOptions, token: string | null): Promise<RawResult> {
@@ -74,7 +64,7 @@ export async function uploadForm<T>(options: UploadOptions): Promise<T> {
   let result = await sendOnce(options, token);
   if (result.status >= 200 && result.status < 300)
     return (result.text ? JSON.parse(result.text) : undefined) as T;
-  let error = errorOf(result);
+  let error = await errorOf(result);
   if (token && isRenewableTokenError(error)) {
     const fresh = await session.renewToken(token).catch(() => null);
     if (!fresh) {
@@ -84,7 +74,7 @@ export async function uploadForm<T>(options: UploadOptions): Promise<T> {
     result = await sendOnce(options, fresh);
     if (result.status >= 200 && result.status < 300)
       return (result.text ? JSON.parse(result.text) : undefined) as T;
-    error = errorOf(result);
+    error = await errorOf(result);
     if (endsIdentitySession(error, true)) session.onSessionEnded(error);
     throw error;
   }

@@ -9,7 +9,7 @@ import {
   ZScope,
   ZTemplateScope,
   isSettledRequestStatus,
-} from './enums.ts';
+} from '../index.ts';
 import { ZUuid } from './uuid.ts';
 
 describe('shared enums', () => {

@@ -1,24 +1,18 @@
-import { z } from 'zod';
-
 /** Whether a record (user, facility, template ...) is in use; inactive records are kept, not deleted. */
 export const RECORD_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
 export type TRecordStatus = (typeof RECORD_STATUSES)[number];
-export const ZRecordStatus = z.enum(RECORD_STATUSES);
 
 /** Who owns a shared setting such as a tag: the whole organisation or one user. */
 export const SCOPES = ['ORGANISATION', 'USER'] as const;
 export type TScope = (typeof SCOPES)[number];
-export const ZScope = z.enum(SCOPES);
 
 /** Template scopes: DEFAULT templates ship with the product and are visible to everyone. */
 export const TEMPLATE_SCOPES = ['DEFAULT', 'USER', 'ORGANISATION'] as const;
 export type TTemplateScope = (typeof TEMPLATE_SCOPES)[number];
-export const ZTemplateScope = z.enum(TEMPLATE_SCOPES);
 
 /** Lifecycle of one client request: INITIATED → PENDING → FULFILLED | REJECTED. */
 export const REQUEST_STATUSES = ['INITIATED', 'PENDING', 'FULFILLED', 'REJECTED'] as const;
 export type TRequestStatus = (typeof REQUEST_STATUSES)[number];
-export const ZRequestStatus = z.enum(REQUEST_STATUSES);
 
 /** A request in FULFILLED or REJECTED state will not change any more. */
 export function isSettledRequestStatus(status: TRequestStatus): boolean {

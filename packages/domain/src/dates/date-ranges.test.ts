@@ -7,7 +7,7 @@ import {
   isValidTimeZone,
   resolveDateRange,
   type TDateRangeType,
-} from './date-ranges.ts';
+} from '../index.ts';
 
 const HOUR = 3_600_000;
 const at = (iso: string): Date => new Date(iso);

@@ -1,7 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import { startOfDay } from 'date-fns/startOfDay';
 import { subDays } from 'date-fns/subDays';
-import { z } from 'zod';
 
 /** Date-range presets of the worklist filter, in display order. */
 export const DATE_RANGE_TYPES = [
@@ -17,7 +16,6 @@ export const DATE_RANGE_TYPES = [
   'CUSTOM',
 ] as const;
 export type TDateRangeType = (typeof DATE_RANGE_TYPES)[number];
-export const ZDateRangeType = z.enum(DATE_RANGE_TYPES);
 
 export const DEFAULT_DATE_RANGE_TYPE: TDateRangeType = 'TODAY';
 

@@ -1,6 +1,6 @@
 // Facility administration and letterheads (spec §7 /user/facility/*, PUT /user/organisation/{id}).
 import { z } from 'zod';
-import { ZRecordStatus } from '../common/enums.ts';
+import { ZRecordStatus } from '../common/enum.schemas.ts';
 import { ZUuid } from '../common/uuid.ts';
 import { isValidTimeZone } from '../dates/date-ranges.ts';
 import { ZFacility } from '../users/user.schemas.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZUuid } from '../common/uuid.ts';
-import { ZRadiologistUserType } from '../users/roles.ts';
+import { ZRadiologistUserType } from '../users/role.schemas.ts';
 import { ZRepeatedParam } from '../worklist/worklist.schemas.ts';
 
 /** A radiologist who may be assigned studies (GET /radiologist/active). */

@@ -7,7 +7,7 @@ import {
   normaliseModality,
 } from './modalities.ts';
 import { PRIORITY_TAGS, ZPriorityTag } from './priority-tags.ts';
-import { DEFAULT_VIEWER, VIEWERS, VIEWER_LABELS, ZViewer } from './viewers.ts';
+import { DEFAULT_VIEWER, VIEWERS, VIEWER_LABELS, ZViewer } from '../index.ts';
 
 describe('modalities', () => {
   it('lists the groups', () => {

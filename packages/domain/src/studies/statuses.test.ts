@@ -10,7 +10,7 @@ import {
   isStudyStatus,
   statusTextColour,
   statusesOfGroup,
-} from './statuses.ts';
+} from '../index.ts';
 
 describe('study statuses', () => {
   it('lists the statuses and groups of the specification', () => {

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** Status of a study (worklist item). Transitions are in DESIGN.md §7. */
 export const STUDY_STATUSES = [
   'ORDERED',
@@ -11,12 +9,10 @@ export const STUDY_STATUSES = [
   'DELETED',
 ] as const;
 export type TStudyStatus = (typeof STUDY_STATUSES)[number];
-export const ZStudyStatus = z.enum(STUDY_STATUSES);
 
 /** Filter tabs of the study list, in display order. ON_PROGRESS is shown as 'In Progress'. */
 export const STATUS_GROUPS = ['ALL', 'ORDERED', 'ON_PROGRESS', 'COMPLETED'] as const;
 export type TStatusGroup = (typeof STATUS_GROUPS)[number];
-export const ZStatusGroup = z.enum(STATUS_GROUPS);
 
 export const STATUS_GROUP_LABELS = {
   ALL: 'All',

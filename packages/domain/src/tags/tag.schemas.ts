@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZTemplateScope } from '../common/enums.ts';
+import { ZTemplateScope } from '../common/enum.schemas.ts';
 import { ZUuid } from '../common/uuid.ts';
 import { ZRepeatedParam } from '../worklist/worklist.schemas.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZUuid } from '../common/uuid.ts';
-import { ZRecordStatus, ZTemplateScope } from '../common/enums.ts';
+import { ZRecordStatus, ZTemplateScope } from '../common/enum.schemas.ts';
 import { ZPaginationQuery, paginatedSchema } from '../api/pagination.ts';
 import { ZModality } from '../studies/modalities.ts';
 import { ZRepeatedParam } from '../worklist/worklist.schemas.ts';

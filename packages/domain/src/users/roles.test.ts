@@ -10,7 +10,7 @@ import {
   ZStaffKind,
   isAdminRole,
   isReporter,
-} from './roles.ts';
+} from '../index.ts';
 
 describe('roles', () => {
   it('lists both role schemes, user types and staff kinds', () => {

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** The main role scheme. */
 export const ROLES = [
   'ADMIN',
@@ -9,22 +7,18 @@ export const ROLES = [
   'REFERRING_PHYSICIAN',
 ] as const;
 export type TRole = (typeof ROLES)[number];
-export const ZRole = z.enum(ROLES);
 
 /** The alternative (two-role) scheme of the specification. */
 export const REPORTER_SCHEME_ROLES = ['ADMIN', 'REPORTER'] as const;
 export type TReporterSchemeRole = (typeof REPORTER_SCHEME_ROLES)[number];
-export const ZReporterSchemeRole = z.enum(REPORTER_SCHEME_ROLES);
 
 /** radiologist_details.user_type: a REPORTER is a radiologist typed as reporter. */
 export const RADIOLOGIST_USER_TYPES = ['RADIOLOGIST', 'REPORTER'] as const;
 export type TRadiologistUserType = (typeof RADIOLOGIST_USER_TYPES)[number];
-export const ZRadiologistUserType = z.enum(RADIOLOGIST_USER_TYPES);
 
 /** Kinds of non-reporting staff at a facility. */
 export const STAFF_KINDS = ['MANAGER', 'TECHNICIAN'] as const;
 export type TStaffKind = (typeof STAFF_KINDS)[number];
-export const ZStaffKind = z.enum(STAFF_KINDS);
 
 /**
  * A reporter's own id is always added to the worklist's by_user_ids, so this decides it once:

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ZRecordStatus } from '../common/enums.ts';
+import { ZRecordStatus } from '../common/enum.schemas.ts';
 import { ZUuid } from '../common/uuid.ts';
-import { ZRadiologistUserType, ZRole, ZStaffKind } from './roles.ts';
+import { ZRadiologistUserType, ZRole, ZStaffKind } from './role.schemas.ts';
 
 /** A facility as the API sends it (organisation settings, user details, organisation details). */
 export const ZFacility = z.object({
@@ -68,16 +68,6 @@ export const ZUserCapabilities = z
   })
   .describe("What the signed-in user may do at all (computed by the server's policies)");
 export type TUserCapabilities = z.infer<typeof ZUserCapabilities>;
-
-/** Nothing allowed: before the signed-in user's details arrive, and after sign-out. */
-export const NO_CAPABILITIES: Readonly<TUserCapabilities> = Object.freeze({
-  create_order: false,
-  assign_anyone: false,
-  assign_self: false,
-  tag_studies: false,
-  use_templates: false,
-  create_organisation_templates: false,
-});
 
 /** GET /user/email/{email}: the e-mail is matched case-insensitively. */
 export const ZUserEmailParams = z.object({ email: z.string().trim().min(3).max(254) });

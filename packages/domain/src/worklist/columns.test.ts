@@ -8,7 +8,7 @@ import {
   ZQuickAction,
   ZWorklistColumn,
   normaliseColumnOrder,
-} from './columns.ts';
+} from '../index.ts';
 
 describe('worklist columns', () => {
   it('has patient_name first and actions last by default', () => {

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** Worklist table columns in default order: patient_name is pinned first and actions last. */
 export const WORKLIST_COLUMNS = [
   'patient_name',
@@ -15,7 +13,6 @@ export const WORKLIST_COLUMNS = [
   'actions',
 ] as const;
 export type TWorklistColumn = (typeof WORKLIST_COLUMNS)[number];
-export const ZWorklistColumn = z.enum(WORKLIST_COLUMNS);
 
 export const FIRST_WORKLIST_COLUMN = 'patient_name' satisfies TWorklistColumn;
 export const LAST_WORKLIST_COLUMN = 'actions' satisfies TWorklistColumn;
@@ -56,12 +53,10 @@ export function normaliseColumnOrder(order: readonly string[]): TWorklistColumn[
 /** Action run by a worklist row's quick-action button. */
 export const QUICK_ACTIONS = ['edit', 'view'] as const;
 export type TQuickAction = (typeof QUICK_ACTIONS)[number];
-export const ZQuickAction = z.enum(QUICK_ACTIONS);
 export const DEFAULT_QUICK_ACTION: TQuickAction = 'edit';
 
 /** Sorting of the worklist: newest first by default. */
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type TSortOrder = (typeof SORT_ORDERS)[number];
-export const ZSortOrder = z.enum(SORT_ORDERS);
 export const DEFAULT_SORT_ORDER: TSortOrder = 'desc';
 export const DEFAULT_WORKLIST_SORT_BY = 'created_at';

@@ -3,11 +3,14 @@ import { ZUuid } from '../common/uuid.ts';
 import { ZPatientSex } from '../orders/order.schemas.ts';
 import { ZReviewTransition } from '../reports/report.schemas.ts';
 import { MAX_PAGE_LIMIT, ZPagination } from '../api/pagination.ts';
-import { DEFAULT_DATE_RANGE_TYPE, ZDateRangeType } from '../dates/date-ranges.ts';
+import { ZDateRangeType } from '../dates/date-range.schemas.ts';
+import { DEFAULT_DATE_RANGE_TYPE } from '../dates/date-ranges.ts';
 import { ZModality } from '../studies/modalities.ts';
 import { ZPriorityTag } from '../studies/priority-tags.ts';
-import { STATUS_GROUPS, ZStudyStatus } from '../studies/statuses.ts';
-import { DEFAULT_SORT_ORDER, ZSortOrder } from './columns.ts';
+import { ZStudyStatus } from '../studies/status.schemas.ts';
+import { STATUS_GROUPS } from '../studies/statuses.ts';
+import { ZSortOrder } from './column.schemas.ts';
+import { DEFAULT_SORT_ORDER } from './columns.ts';
 
 /**
  * A query parameter that may be repeated (`?statuses=A&statuses=B`, spec §7): a single value arrives

@@ -14,7 +14,10 @@ import { createTokenRefresher, type SessionMessage } from './token-refresher.ts'
 
 type Api = AuthSessionDeps['api'];
 
-function setup(api: Partial<Api> & { refresh?: () => Promise<TSessionResponse> } = {}) {
+function setup(
+  api: Partial<Api> & { refresh?: () => Promise<TSessionResponse> } = {},
+  hint?: AuthSessionDeps['hint'],
+) {
   const toasts: string[] = [];
   const events: string[] = [];
   const auth = createAuthStore();
@@ -38,6 +41,7 @@ function setup(api: Partial<Api> & { refresh?: () => Promise<TSessionResponse> }
     notify: (kind: TToastKind, message: string) => void toasts.push(`${kind}:${message}`),
     onSignedIn: () => void events.push('tabs-cleared'),
     clearAll: () => void events.push('storage-cleared'),
+    ...(hint ? { hint } : {}),
   });
   return { auth, session, refresher, toasts, events };
 }
@@ -141,6 +145,33 @@ describe('auth session: start-up and sign-out', () => {
     expect(auth.getState()).toMatchObject({ user: null, isAuthInitializing: false });
     expect(toasts).toEqual([]);
     expect(events).toEqual([]);
+  });
+
+  it('skips the refresh call when this browser has no note of a session, and keeps the note in step', async () => {
+    let noted = false;
+    const hint = { present: () => noted, set: (present: boolean) => void (noted = present) };
+    let refreshes = 0;
+    const refresh = () => (refreshes++, Promise.resolve(sessionResponse('id-r')));
+    const first = setup({ refresh }, hint);
+    await first.session.initialize();
+    expect(refreshes).toBe(0);
+    expect(first.auth.getState()).toMatchObject({ user: null, isAuthInitializing: false });
+
+    noted = true;
+    const second = setup({ refresh }, hint);
+    await second.session.initialize();
+    expect(refreshes).toBe(1);
+    expect(second.auth.getState().user?.id).toBe(buildUser().id);
+    await second.session.logout();
+    expect(noted).toBe(false);
+
+    const signIn = () => Promise.resolve(sessionResponse('id-1'));
+    const third = setup({ signIn }, hint);
+    await third.session.signIn(credentials);
+    expect(noted).toBe(true);
+    const gone = setup({}, hint);
+    await gone.session.initialize();
+    expect(noted).toBe(false);
   });
 
   it('signs out when the restored user can no longer be fetched', async () => {

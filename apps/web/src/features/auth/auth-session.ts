@@ -8,6 +8,7 @@ import {
 import { isApiError, validationFieldErrors, type ApiError, type FieldErrors } from '../../api/api-error.ts';
 import type { AuthApi, TSignInRequest } from '../../api/auth-api.ts';
 import type { AuthStore } from '../../stores/auth-store.ts';
+import type { SessionHint } from './session-hint.ts';
 import type { TokenRefresher } from './token-refresher.ts';
 import { verifyUser } from './verify-user.ts';
 
@@ -27,6 +28,8 @@ export interface AuthSessionDeps {
   onSignedIn?: () => void;
   /** Wipes everything else on sign-out: other stores, the query cache, sessionStorage. */
   clearAll?: () => void;
+  /** Whether a refresh session may exist; without one, start-up always asks the server. */
+  hint?: SessionHint;
 }
 
 export interface SignInOutcome {
@@ -83,6 +86,7 @@ export function createAuthSession(deps: AuthSessionDeps): AuthSession {
   let initializing: Promise<void> | null = null;
 
   function clearLocally(): void {
+    deps.hint?.set(false);
     auth.getState().clear();
     deps.clearAll?.();
   }
@@ -117,6 +121,7 @@ export function createAuthSession(deps: AuthSessionDeps): AuthSession {
       return { refused: result.message };
     }
     auth.getState().setVerifiedUser(result.verified);
+    deps.hint?.set(true);
     return result.warning;
   }
 
@@ -154,11 +159,16 @@ export function createAuthSession(deps: AuthSessionDeps): AuthSession {
 
   async function restore(): Promise<void> {
     try {
+      if (deps.hint && !deps.hint.present()) {
+        auth.getState().clear();
+        return;
+      }
       let session;
       try {
         session = await refresher.refresh();
       } catch {
         // No session cookie, or a revoked one: the visitor simply is not signed in.
+        deps.hint?.set(false);
         refresher.stop();
         auth.getState().clear();
         return;

@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH, ZEmail, effectiveMinPasswordLength, type TPasswordPolicy } from '@ris/domain';
+import { MIN_PASSWORD_LENGTH, effectiveMinPasswordLength, type TPasswordPolicy } from '@ris/domain';
 
 /** Messages of the client-side checks (the specification leaves field-level rules open, §5). */
 export const FIELD_MESSAGES = {
@@ -22,8 +22,10 @@ export function formText(form: FormData, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-export function emailError(email: string): string | undefined {
+/** Async: the e-mail rule is the domain's zod schema, which the sign-in screen loads on first use. */
+export async function emailError(email: string): Promise<string | undefined> {
   if (email.trim() === '') return FIELD_MESSAGES.emailRequired;
+  const { ZEmail } = await import('../../api/auth-schemas.ts');
   return ZEmail.safeParse(email).success ? undefined : FIELD_MESSAGES.emailInvalid;
 }
 

@@ -72,7 +72,7 @@ function LoginForm(props: {
     const email = formText(form, 'email').trim();
     const password = formText(form, 'password');
     const found = compactErrors<LoginField>({
-      email: emailError(email),
+      email: await emailError(email),
       password: password === '' ? FIELD_MESSAGES.passwordRequired : undefined,
     });
     setErrors(found);
@@ -85,10 +85,10 @@ function LoginForm(props: {
     }
   }
 
-  function sendLink(): void {
+  async function sendLink(): Promise<void> {
     if (!formRef.current) return;
     const email = formText(new FormData(formRef.current), 'email').trim();
-    const error = emailError(email);
+    const error = await emailError(email);
     setErrors(compactErrors<LoginField>({ email: error }));
     if (!error) emailLink.mutate(email);
   }
@@ -156,7 +156,7 @@ function LoginForm(props: {
             variant="secondary"
             size="lg"
             className="w-full"
-            onClick={sendLink}
+            onClick={() => void sendLink()}
             disabled={pending || emailLink.isPending}
           >
             {emailLink.isPending ? <Spinner /> : null}

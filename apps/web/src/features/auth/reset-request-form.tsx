@@ -25,10 +25,10 @@ export function ResetRequestForm() {
     },
   });
 
-  function onSubmit(event: FormEvent<HTMLFormElement>): void {
+  async function onSubmit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
     const email = formText(new FormData(event.currentTarget), 'email').trim();
-    const found = emailError(email);
+    const found = await emailError(email);
     setError(found);
     if (!found) request.mutate(email);
   }
@@ -52,7 +52,12 @@ export function ResetRequestForm() {
           </p>
         </div>
       ) : (
-        <form className="flex flex-col gap-4" onSubmit={onSubmit} aria-busy={request.isPending} noValidate>
+        <form
+          className="flex flex-col gap-4"
+          onSubmit={(event) => void onSubmit(event)}
+          aria-busy={request.isPending}
+          noValidate
+        >
           <TextField
             label="Email"
             name="email"

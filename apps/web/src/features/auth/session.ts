@@ -8,6 +8,7 @@ import { sessionOrMemoryStorage } from '../../stores/session-storage.ts';
 import { settingsStore } from '../../stores/settings-store.ts';
 import { createAuthSession } from './auth-session.ts';
 import { browserChannel, browserLocks } from './cross-tab.ts';
+import { browserSessionHint } from './session-hint.ts';
 import { SESSION_CHANNEL, createTokenRefresher, type SessionMessage } from './token-refresher.ts';
 
 export const authApi = createAuthApi(apiClient);
@@ -26,6 +27,7 @@ export const authSession = createAuthSession({
   refresher: tokenRefresher,
   notify,
   onSignedIn: () => settingsStore.getState().clearTabs(),
+  hint: browserSessionHint,
   clearAll: () => {
     settingsStore.getState().reset();
     appStore.getState().dismissToast();

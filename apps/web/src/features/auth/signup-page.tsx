@@ -97,7 +97,7 @@ function SignupForm() {
     },
   });
 
-  function onSubmit(event: FormEvent<HTMLFormElement>): void {
+  async function onSubmit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const body = {
@@ -109,7 +109,7 @@ function SignupForm() {
     const found = compactErrors<SignUpField>({
       first_name: body.first_name ? undefined : FIELD_MESSAGES.nameRequired,
       last_name: body.last_name ? undefined : FIELD_MESSAGES.nameRequired,
-      email: emailError(body.email),
+      email: await emailError(body.email),
       password: newPasswordError(body.password, policy),
     });
     setErrors(found);
@@ -127,7 +127,12 @@ function SignupForm() {
         </>
       }
     >
-      <form className="flex flex-col gap-4" onSubmit={onSubmit} aria-busy={signUp.isPending} noValidate>
+      <form
+        className="flex flex-col gap-4"
+        onSubmit={(event) => void onSubmit(event)}
+        aria-busy={signUp.isPending}
+        noValidate
+      >
         <div className="grid grid-cols-2 gap-3">
           <TextField
             label="First name"

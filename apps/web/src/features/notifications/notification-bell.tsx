@@ -1,25 +1,17 @@
 import * as Popover from '@radix-ui/react-popover';
 import { notificationWorklistId, type TNotification } from '@ris/domain';
-import { formatDistanceStrict } from 'date-fns/formatDistanceStrict';
 import { Bell, CheckCheck } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { useOpenItem } from '../tabs/open-tabs-bar.tsx';
+import { relativeTime } from './relative-time.ts';
 import { useNotifications, type TLiveMessages } from './use-notifications.ts';
 
 /** The badge's text: the count, capped so the badge stays small. */
 export function badgeText(count: number): string {
   return count > 99 ? '99+' : String(count);
-}
-
-/** '5 minutes ago'; an unreadable date shows nothing. */
-function relativeTime(iso: string, now: Date): string {
-  const when = new Date(iso);
-  if (Number.isNaN(when.getTime())) return '';
-  if (Math.abs(now.getTime() - when.getTime()) < 45_000) return 'just now';
-  return formatDistanceStrict(when, now, { addSuffix: true });
 }
 
 /** The tab title of the study a notification leads to: the patient part of its body, else its title. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LISTEN_TOPIC_EVENT } from '@ris/domain';
 import { createRealtimeConnection, type SocketLike, type SocketOptions } from './realtime-connection.ts';
 
 type Listener = (...args: unknown[]) => void;
@@ -95,5 +96,72 @@ describe('realtime connection', () => {
     fake.fire('message', { type: 'worklist-status-update', data: { action: 'delete' } });
     fake.fire('message', { data: 1 });
     expect(seen).toEqual([{ type: 'worklist-status-update', data: { action: 'delete' } }]);
+  });
+});
+
+describe('realtime connection with a socket library loaded on first use', () => {
+  function lazySetup() {
+    const fake = fakeSocket();
+    let disconnected = 0;
+    fake.socket.disconnect = () => void (disconnected += 1);
+    let load: (socket: SocketLike) => void = () => undefined;
+    let fail: (error: Error) => void = () => undefined;
+    let created = 0;
+    const connection = createRealtimeConnection({
+      createSocket: () => {
+        created += 1;
+        return new Promise<SocketLike>((resolve, reject) => {
+          load = resolve;
+          fail = reject;
+        });
+      },
+      getToken: () => 'token-1',
+      warn: () => undefined,
+    });
+    const loaded = () => load(fake.socket as unknown as SocketLike);
+    return {
+      fake,
+      connection,
+      loaded,
+      fail: (e: Error) => fail(e),
+      created: () => created,
+      disconnected: () => disconnected,
+    };
+  }
+
+  it('is connecting while the library loads, opens once, and then works as usual', async () => {
+    const { fake, connection, loaded, created } = lazySetup();
+    connection.open();
+    connection.open();
+    expect(created()).toBe(1);
+    expect(connection.state.getState().status).toBe('connecting');
+    loaded();
+    await Promise.resolve();
+    connection.listen('worklist');
+    fake.socket.connected = true;
+    fake.fire('connect');
+    expect(connection.state.getState().status).toBe('connected');
+    expect(fake.emitted).toEqual([[LISTEN_TOPIC_EVENT, { topic: 'worklist' }]]);
+  });
+
+  it('drops a socket that arrives after sign-out closed the connection', async () => {
+    const { connection, loaded, disconnected } = lazySetup();
+    connection.open();
+    connection.close();
+    loaded();
+    await Promise.resolve();
+    expect(disconnected()).toBe(1);
+    expect(connection.state.getState().status).toBe('disconnected');
+  });
+
+  it('says disconnected when the library cannot be loaded, and may try again', async () => {
+    const { connection, fail, created } = lazySetup();
+    connection.open();
+    fail(new Error('offline'));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(connection.state.getState().status).toBe('disconnected');
+    connection.open();
+    expect(created()).toBe(2);
   });
 });

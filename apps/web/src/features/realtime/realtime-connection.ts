@@ -32,7 +32,8 @@ export interface SocketOptions {
 }
 
 export interface RealtimeDeps {
-  createSocket: (options: SocketOptions) => SocketLike;
+  /** May load the socket library first (the app imports socket.io-client when it first connects). */
+  createSocket: (options: SocketOptions) => SocketLike | Promise<SocketLike>;
   /** The current ID token, read at every (re)connection. */
   getToken: () => string | null;
   setTimer?: (callback: () => void, ms: number) => unknown;
@@ -68,6 +69,9 @@ export function createRealtimeConnection(deps: RealtimeDeps) {
   const topics = new Set<string>();
   const listeners = new Set<TRealtimeListener>();
   let socket: SocketLike | null = null;
+  /** Counts open() and close() calls: a socket created for an older one is dropped. */
+  let generation = 0;
+  let opening = false;
   let retry: unknown = null;
 
   const setStatus = (status: TConnectionState): void => state.setState({ status });
@@ -78,9 +82,35 @@ export function createRealtimeConnection(deps: RealtimeDeps) {
   }
 
   function open(): void {
-    if (socket) return;
+    if (socket || opening) return;
     setStatus('connecting');
-    const created = deps.createSocket(socketOptions(deps.getToken));
+    const made = deps.createSocket(socketOptions(deps.getToken));
+    if (!(made instanceof Promise)) {
+      wire(made);
+      return;
+    }
+    opening = true;
+    const mine = ++generation;
+    made.then(
+      (created) => {
+        if (mine !== generation) {
+          // Closed (signed out) while the library loaded.
+          created.disconnect();
+          return;
+        }
+        opening = false;
+        wire(created);
+      },
+      (error: unknown) => {
+        if (mine !== generation) return;
+        opening = false;
+        setStatus('disconnected');
+        console.error('Realtime: the socket library could not be loaded', error);
+      },
+    );
+  }
+
+  function wire(created: SocketLike): void {
     socket = created;
     created.on('connect', () => {
       setStatus('connected');
@@ -119,6 +149,8 @@ export function createRealtimeConnection(deps: RealtimeDeps) {
     open,
     /** Ends the connection and forgets topics (sign-out). */
     close(): void {
+      generation++;
+      opening = false;
       if (retry !== null) clearTimer(retry);
       retry = null;
       socket?.disconnect();

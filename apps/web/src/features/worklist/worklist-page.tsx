@@ -6,7 +6,6 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { errorMessage } from '../../api/api-error.ts';
 import { Page } from '../../components/layout/page.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Dialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { notify } from '../../stores/app-store.ts';
 import { useAuth } from '../../stores/auth-store.ts';
@@ -15,7 +14,6 @@ import { visibleColumnIds } from '../../stores/worklist-table-settings.ts';
 import { ConnectionIndicator } from '../realtime/connection-indicator.tsx';
 import { useWorklistLiveUpdates } from './live/use-worklist-live-updates.ts';
 import { useOpenItem } from '../tabs/open-tabs-bar.tsx';
-import { BulkActions } from './bulk-actions.tsx';
 import { useItemTags } from './item-tags.tsx';
 import { PaginationBar } from './pagination-bar.tsx';
 import { StatusTabs } from './status-tabs.tsx';
@@ -31,6 +29,13 @@ const ColumnSettingsDialog = lazy(() =>
   loadColumnSettings().then((m) => ({ default: m.ColumnSettingsDialog })),
 );
 import { useWorklistData } from './use-worklist-data.ts';
+
+// What only a selection or a deletion needs (the bulk bar with its pickers and tag dialog, the
+// confirmation dialog) loads when first used, not with the list.
+const BulkActions = lazy(() => import('./bulk-actions.tsx').then((m) => ({ default: m.BulkActions })));
+const DeleteStudyDialog = lazy(() =>
+  import('./delete-study-dialog.tsx').then((m) => ({ default: m.DeleteStudyDialog })),
+);
 
 /** /worklist: the studies of the user's facilities, filtered, sorted, paged and live. */
 export function WorklistPage() {
@@ -117,7 +122,11 @@ export function WorklistPage() {
           resetWorklistFilters();
         }}
       />
-      {selected.length > 0 ? <BulkActions selected={selected} onDone={() => setSelection({})} /> : null}
+      {selected.length > 0 ? (
+        <Suspense fallback={null}>
+          <BulkActions selected={selected} onDone={() => setSelection({})} />
+        </Suspense>
+      ) : null}
       <div className="relative">
         <WorklistTable
           items={data.page.items}
@@ -157,31 +166,16 @@ export function WorklistPage() {
           <ColumnSettingsDialog userId={userId} open={settingsOpen} onOpenChange={setSettingsOpen} />
         </Suspense>
       ) : null}
-      <Dialog
-        open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        title="Delete this study?"
-        description={
-          deleting ? `${deleting.patient_name} · ${deleting.study ?? deleting.accession_number}` : undefined
-        }
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setDeleting(null)}>
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              disabled={removeOne.isPending}
-              onClick={() => deleting && removeOne.mutate(deleting)}
-            >
-              {removeOne.isPending ? <Spinner /> : null}
-              Delete
-            </Button>
-          </>
-        }
-      >
-        <p className="text-[13px] text-fg-muted">The study leaves the worklist; its history is kept.</p>
-      </Dialog>
+      {deleting ? (
+        <Suspense fallback={null}>
+          <DeleteStudyDialog
+            item={deleting}
+            pending={removeOne.isPending}
+            onCancel={() => setDeleting(null)}
+            onDelete={(item) => removeOne.mutate(item)}
+          />
+        </Suspense>
+      ) : null}
     </Page>
   );
 }

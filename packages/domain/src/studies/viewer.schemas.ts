@@ -1,0 +1,27 @@
+// The zod schemas of ./viewers.ts, apart from its constants: a screen that needs only the constants (the
+// sign-in page) loads no zod.
+import { z } from 'zod';
+import { DEFAULT_VIEWER, DICOM_UID_MAX_LENGTH, VIEWERS } from './viewers.ts';
+
+export const ZViewer = z.enum(VIEWERS);
+
+export const ZDicomUid = z
+  .string()
+  .max(DICOM_UID_MAX_LENGTH, `must be a DICOM UID of at most ${DICOM_UID_MAX_LENGTH} characters`)
+  .regex(/^[0-9]+(\.[0-9]+)*$/, 'must be a DICOM UID (digits separated by dots)');
+
+/** GET /dicom/viewer: which study to open in which viewer. */
+export const ZViewerQuery = z.object({
+  study_iuid: ZDicomUid,
+  viewer_type: ZViewer.default(DEFAULT_VIEWER),
+  /**
+   * The address of a viewer helper on the user's machine (spec §7). Accepted and ignored: a local
+   * viewer server is outside this product, so the link never depends on it.
+   */
+  local_ip: z.string().max(255).optional(),
+});
+export type TViewerQuery = z.infer<typeof ZViewerQuery>;
+
+/** The link that opens the study: http(s) for web viewers, the viewer's own scheme for desktop ones. */
+export const ZViewerLink = z.object({ url: z.string(), viewer_type: ZViewer });
+export type TViewerLink = z.infer<typeof ZViewerLink>;
