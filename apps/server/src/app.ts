@@ -14,6 +14,7 @@ import { radiologistRoutes } from './features/radiologists/radiologists.routes.t
 import { radiologistDetailsRoutes } from './features/radiologists/radiologist-details.routes.ts';
 import { templateRoutes } from './features/templates/templates.routes.ts';
 import { macroRoutes } from './features/macros/macros.routes.ts';
+import { preferenceRoutes } from './features/preferences/preferences.routes.ts';
 import { referringPhysicianRoutes } from './features/referring-physicians/referring-physicians.routes.ts';
 import { tagRoutes } from './features/tags/tags.routes.ts';
 import { notificationRoutes } from './features/notifications/notifications.routes.ts';
@@ -159,6 +160,7 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
         await secured.register(radiologistDetailsRoutes);
         await secured.register(templateRoutes);
         await secured.register(macroRoutes);
+        await secured.register(preferenceRoutes);
         await secured.register(patientRoutes);
         await secured.register(referringPhysicianRoutes);
         await secured.register(worklistListRoutes);

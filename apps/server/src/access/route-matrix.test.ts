@@ -57,10 +57,11 @@ function fill(path: string, values: Record<string, string>): string {
 }
 
 async function snapshot(): Promise<string> {
-  const [outboundMessages, jobs, storedFiles] = await Promise.all([
+  const [outboundMessages, jobs, storedFiles, userPreferences] = await Promise.all([
     server.db.select().from(t.outboundMessages),
     server.db.select().from(t.jobs),
     server.db.select().from(t.storedFiles),
+    server.db.select().from(t.userPreferences),
   ]);
   const [users, organisations, facilities, templates, macros] = await Promise.all([
     server.db.select().from(t.users),
@@ -90,6 +91,7 @@ async function snapshot(): Promise<string> {
     outboundMessages,
     jobs,
     storedFiles,
+    userPreferences,
   });
 }
 
@@ -202,6 +204,7 @@ beforeAll(async () => {
   bodies = {
     'PUT /api/v1/worklist/report/{id}': { content: '<p>Outsider</p>', version: 1, by_user_id: userA.id },
     'POST /api/v1/worklist/report/{id}/addendum': { content: '<p>Outsider</p>', by_user_id: userA.id },
+    'PUT /api/v1/user/preference/{user}': { preferences: { theme: 'light' } },
   };
   fixtures = {
     '/api/v1/worklist/{id}/report': { id: studyA.id },
@@ -232,6 +235,8 @@ beforeAll(async () => {
     '/api/v1/user/facility/{id}/letterhead/header': { id: facilityA.id },
     '/api/v1/user/facility/{id}/letterhead/footer': { id: facilityA.id },
     '/api/v1/user/organisation/{id}': { id: organisationA.id },
+    // Preferences (issue 13).
+    '/api/v1/user/preference/{user}': { user: userA.id },
   };
 });
 afterAll(async () => {
