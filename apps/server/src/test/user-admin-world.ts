@@ -54,6 +54,40 @@ export function savedUser(response: TTestResponse): TManagedUser {
   return (response.json as { user: TManagedUser }).user;
 }
 
+/** POST /user as multipart/form-data (fields repeated for lists), with an optional signature image. */
+export async function postUserForm(
+  server: Pick<TTestServer, 'url'>,
+  token: string,
+  fields: Record<string, TFormValue | undefined>,
+  signature?: TSignatureFile,
+): Promise<TTestResponse> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) form.append(key, item);
+  }
+  if (signature) {
+    form.append(
+      'signature_file',
+      new Blob([new Uint8Array(signature.data)], { type: signature.type ?? 'image/png' }),
+      signature.filename,
+    );
+  }
+  const response = await fetch(`${server.url}/api/v1/user`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
 export async function buildUserAdminWorld(server: TTestServer): Promise<TUserAdminWorld> {
   const db = server.db;
   const organisation = await buildOrganisation(db);
@@ -75,38 +109,11 @@ export async function buildUserAdminWorld(server: TTestServer): Promise<TUserAdm
   for (const [name, user] of Object.entries(users)) tokens.set(name, await tokenFor(server, user));
   const token = (user: TAdminWorldUser) => tokens.get(user) ?? '';
 
-  async function save(
+  const save = (
     user: TAdminWorldUser,
     fields: Record<string, TFormValue | undefined>,
     signature?: TSignatureFile,
-  ): Promise<TTestResponse> {
-    const form = new FormData();
-    const all = { by_user_id: users[user].id, ...fields };
-    for (const [key, value] of Object.entries(all)) {
-      if (value === undefined) continue;
-      for (const item of Array.isArray(value) ? value : [value]) form.append(key, item);
-    }
-    if (signature) {
-      form.append(
-        'signature_file',
-        new Blob([new Uint8Array(signature.data)], { type: signature.type ?? 'image/png' }),
-        signature.filename,
-      );
-    }
-    const response = await fetch(`${server.url}/api/v1/user`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token(user)}` },
-      body: form,
-    });
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, json };
-  }
+  ) => postUserForm(server, token(user), { by_user_id: users[user].id, ...fields }, signature);
 
   return {
     server,
