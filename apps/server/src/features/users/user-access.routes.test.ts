@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../db/schema/index.ts';
 import { LocalDiskBlobStore } from '../../files/local-disk-store.ts';
-import { AppError } from '../../http/app-error.ts';
+import type { AppError } from '../../http/app-error.ts';
 import { tokenFor } from '../../test/auth-helpers.ts';
 import { buildUser } from '../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../test/test-server.ts';
