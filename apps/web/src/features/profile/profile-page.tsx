@@ -1,35 +1,38 @@
-import { CircleUserRound } from 'lucide-react';
-import { label } from '@ris/domain';
 import { Page } from '../../components/layout/page.tsx';
-import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { useAuth } from '../../stores/auth-store.ts';
+import { AccountForm } from './account-form.tsx';
+import { PasswordForm } from './password-form.tsx';
+import { ProfileSection } from './profile-section.tsx';
+import { SignOutEverywhere } from './sign-out-everywhere.tsx';
 
-function Detail({ term, value }: { term: string; value: string }) {
-  return (
-    <div className="grid grid-cols-[10rem_1fr] gap-4 px-4 py-2.5">
-      <dt className="text-fg-muted">{term}</dt>
-      <dd className="text-fg">{value}</dd>
-    </div>
-  );
-}
-
-/** /profile: the signed-in account as the server returned it; editing preferences comes later. */
+/**
+ * /profile: the signed-in person's own details (name, display name; a radiologist's description and
+ * signature as their reports print them), password, and sessions.
+ */
 export function ProfilePage() {
   const user = useAuth((state) => state.user);
-  const name = [user?.first_name, user?.last_name].filter(Boolean).join(' ');
+  const roleDetails = useAuth((state) => state.roleDetails);
+  if (!user) return null;
   return (
-    <Page title="Profile" description="The account you are signed in with.">
-      {user ? (
-        <dl className="divide-y divide-line rounded-lg border border-line bg-surface text-[13px]">
-          {name ? <Detail term="Name" value={name} /> : null}
-          {user.display_name ? <Detail term="Display name" value={user.display_name} /> : null}
-          <Detail term="Email" value={user.email} />
-          <Detail term="Role" value={user.role ? label(user.role) : 'No role assigned'} />
-        </dl>
-      ) : null}
-      <EmptyState icon={CircleUserRound} title="Profile settings are not available yet.">
-        Preferences, signature and password changes will be added by a later release.
-      </EmptyState>
+    <Page title="Profile" description="Your account, your password and your settings.">
+      <div className="flex w-full max-w-3xl flex-col gap-5">
+        <ProfileSection
+          title="Your details"
+          description={
+            user.role === 'RADIOLOGIST'
+              ? 'Your name as others see it, and the signature block of your reports.'
+              : 'Your name as others see it.'
+          }
+        >
+          <AccountForm key={user.id} user={user} roleDetails={roleDetails} />
+        </ProfileSection>
+        <ProfileSection title="Password" description="Your current password is needed to choose a new one.">
+          <PasswordForm email={user.email} />
+        </ProfileSection>
+        <ProfileSection title="Sessions">
+          <SignOutEverywhere />
+        </ProfileSection>
+      </div>
     </Page>
   );
 }

@@ -46,6 +46,8 @@ export interface SignatureBlockPreviewProps {
   imageUrl: string | null;
   displayName: string;
   description: string;
+  /** Whose reports: 'your' on one's own profile. */
+  whose?: string;
 }
 
 /**
@@ -53,7 +55,12 @@ export interface SignatureBlockPreviewProps {
  * 40 × 18 mm, the display name in bold under it, then each line of the description a little smaller;
  * without an image, the space to sign a printed copy by hand. Drawn on paper, in either theme.
  */
-export function SignatureBlockPreview({ imageUrl, displayName, description }: SignatureBlockPreviewProps) {
+export function SignatureBlockPreview({
+  imageUrl,
+  displayName,
+  description,
+  whose = 'this radiologist’s',
+}: SignatureBlockPreviewProps) {
   const lines = description
     .split(/\r?\n/)
     .map((line) => line.trim())
@@ -81,7 +88,7 @@ export function SignatureBlockPreview({ imageUrl, displayName, description }: Si
         ))}
       </div>
       <figcaption className="mt-3 text-[11px] text-[#666]">
-        How the signature block appears on this radiologist’s reports (PDF and DOCX).
+        How the signature block appears on {whose} reports (PDF and DOCX).
       </figcaption>
     </figure>
   );
@@ -102,6 +109,7 @@ export interface SignatureFieldProps {
   /** The server's refusal of the file (field signature_file). */
   error?: string | undefined;
   disabled?: boolean;
+  whose?: string;
 }
 
 /** Choose, replace or remove a signature image, with the block it will make on a report. */
@@ -116,6 +124,7 @@ export function SignatureField({
   description,
   error,
   disabled = false,
+  whose,
 }: SignatureFieldProps) {
   const inputId = useId();
   const errorId = useId();
@@ -156,6 +165,7 @@ export function SignatureField({
               accept="image/png,image/jpeg"
               className="sr-only"
               disabled={disabled}
+              aria-invalid={message ? true : undefined}
               aria-describedby={message ? errorId : undefined}
               onChange={(event) => {
                 const file = event.target.files?.[0] ?? null;
@@ -191,7 +201,12 @@ export function SignatureField({
         PNG or JPEG, at most {MAX_SIGNATURE_BYTES / 1024 / 1024} MB; a dark signature on a white or
         transparent background prints best.
       </p>
-      <SignatureBlockPreview imageUrl={shown} displayName={displayName} description={description} />
+      <SignatureBlockPreview
+        imageUrl={shown}
+        displayName={displayName}
+        description={description}
+        {...(whose ? { whose } : {})}
+      />
     </fieldset>
   );
 }

@@ -7,7 +7,7 @@ import {
   type TSaveUserResponse,
 } from '@ris/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/api-error.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
@@ -23,6 +23,7 @@ import {
   checkDraft,
   defaultDisplayName,
   draftOf,
+  existingUser,
   roleHasFacilities,
   userFormData,
   type TUserDraft,
@@ -45,6 +46,10 @@ export interface UserFormDialogProps {
 
 type TErrors = Partial<Record<TUserField, string>>;
 
+/** The first field a refused form marks invalid (a facility group: its first choice). */
+export const FIRST_INVALID =
+  'input[aria-invalid="true"], select[aria-invalid="true"], textarea[aria-invalid="true"], fieldset[aria-invalid="true"] input';
+
 /** Create or edit a user (POST /user): role and its details, facilities, names, e-mail, signature. */
 export function UserFormDialog({
   user,
@@ -62,6 +67,12 @@ export function UserFormDialog({
   const [errors, setErrors] = useState<TErrors>({});
   const [signature, setSignature] = useState<File | null>(null);
   const [removeSignature, setRemoveSignature] = useState(false);
+  // Each refused submit moves the focus to the first field in error.
+  const formRef = useRef<HTMLFormElement>(null);
+  const [refusals, setRefusals] = useState(0);
+  useEffect(() => {
+    if (refusals > 0) formRef.current?.querySelector<HTMLElement>(FIRST_INVALID)?.focus();
+  }, [refusals]);
 
   const save = useMutation({
     mutationFn: (form: FormData) => usersApi.save(form),
@@ -80,6 +91,7 @@ export function UserFormDialog({
       const fields = pickFieldErrors(apiFieldErrors(error), USER_FIELDS);
       setErrors(fields);
       if (Object.keys(fields).length === 0) notify('error', errorMessage(error, SAVE_USER_FAILED));
+      else setRefusals((count) => count + 1);
     },
   });
 
@@ -94,11 +106,14 @@ export function UserFormDialog({
     event.preventDefault();
     const found = checkDraft(draft);
     setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    if (Object.keys(found).length > 0) {
+      setRefusals((count) => count + 1);
+      return;
+    }
     save.mutate(
       userFormData(draft, {
         byUserId: callerId,
-        original: user,
+        original: user ? existingUser(user) : null,
         organisationId,
         self,
         signature,
@@ -138,7 +153,14 @@ export function UserFormDialog({
         </>
       }
     >
-      <form id="user-form" aria-label={title} noValidate onSubmit={submit} className="flex flex-col gap-4">
+      <form
+        ref={formRef}
+        id="user-form"
+        aria-label={title}
+        noValidate
+        onSubmit={submit}
+        className="flex flex-col gap-4"
+      >
         <div className="grid gap-4 sm:grid-cols-2">
           <SelectField
             label="Role"
@@ -159,8 +181,8 @@ export function UserFormDialog({
               label="User type"
               value={draft.user_type}
               error={errors.user_type}
-              disabled={pending}
-              hint="A reporter’s worklist always includes their own studies."
+              disabled={pending || self}
+              hint="Reporters always see their own studies."
               onChange={(event) => set('user_type')(event.target.value as TUserDraft['user_type'])}
             >
               {RADIOLOGIST_USER_TYPES.map((type) => (
@@ -191,15 +213,6 @@ export function UserFormDialog({
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField
-            label="Display name"
-            value={draft.display_name}
-            error={errors.display_name}
-            disabled={pending}
-            placeholder={defaultDisplayName(draft) || 'First and last name'}
-            hint="On reports and in pickers."
-            onChange={(event) => set('display_name')(event.target.value)}
-          />
-          <TextField
             label="E-mail"
             type="email"
             value={draft.email}
@@ -208,6 +221,15 @@ export function UserFormDialog({
             autoComplete="off"
             onChange={(event) => set('email')(event.target.value)}
           />
+          <TextField
+            label="Display name"
+            value={draft.display_name}
+            error={errors.display_name}
+            disabled={pending}
+            placeholder={defaultDisplayName(draft) || 'First and last name'}
+            hint="On reports and in pickers."
+            onChange={(event) => set('display_name')(event.target.value)}
+          />
         </div>
         {roleHasFacilities(draft.role) ? (
           <FacilityChecklist
@@ -215,7 +237,7 @@ export function UserFormDialog({
             selected={draft.facility_fks}
             single={draft.role === 'FACILITY_ADMIN'}
             error={errors.facility_fks}
-            disabled={pending}
+            disabled={pending || self}
             onChange={set('facility_fks')}
           />
         ) : null}

@@ -1,6 +1,13 @@
 import type { TManagedUser } from '@ris/domain';
 import { describe, expect, it } from 'vitest';
-import { assignableRoles, checkDraft, draftOf, signatureFileError, userFormData } from './user-form.ts';
+import {
+  assignableRoles,
+  checkDraft,
+  draftOf,
+  existingUser,
+  signatureFileError,
+  userFormData,
+} from './user-form.ts';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const F1 = '00000000-0000-4000-8000-0000000000f1';
@@ -89,14 +96,17 @@ describe('user form', () => {
   });
 
   it('sends only what changed of an existing user, and never role or e-mail of oneself', () => {
-    const unchanged = userFormData(draftOf(radiologist), { byUserId: ADMIN_ID, original: radiologist });
+    const unchanged = userFormData(draftOf(radiologist), {
+      byUserId: ADMIN_ID,
+      original: existingUser(radiologist),
+    });
     expect(entries(unchanged)).toEqual([
       ['id', radiologist.id],
       ['by_user_id', ADMIN_ID],
     ]);
     const moved = userFormData(
       { ...draftOf(radiologist), display_name: 'Dr A. Rao', facility_fks: [F2, F1] },
-      { byUserId: ADMIN_ID, original: radiologist, deleteSignature: true },
+      { byUserId: ADMIN_ID, original: existingUser(radiologist), deleteSignature: true },
     );
     expect(entries(moved)).toEqual([
       ['id', radiologist.id],
@@ -108,7 +118,7 @@ describe('user form', () => {
     ]);
     const own = userFormData(
       { ...draftOf(radiologist), role: 'ADMIN', email: 'me@else.test', first_name: 'Ash' },
-      { byUserId: radiologist.id, original: radiologist, self: true },
+      { byUserId: radiologist.id, original: existingUser(radiologist), self: true },
     );
     expect(entries(own)).toEqual([
       ['id', radiologist.id],

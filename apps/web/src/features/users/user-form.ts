@@ -113,11 +113,21 @@ export function signatureFileError(file: File): string | null {
   return null;
 }
 
+/** A user who already exists: their id and what the form showed before any change. */
+export interface TExistingUser {
+  id: string;
+  draft: TUserDraft;
+}
+
+export function existingUser(user: TManagedUser): TExistingUser {
+  return { id: user.id, draft: draftOf(user) };
+}
+
 export interface TSaveOptions {
   /** The caller (by_user_id must be them). */
   byUserId: string;
-  /** The user being changed; absent: a new user. */
-  original?: TManagedUser | null;
+  /** The user being changed (their id and the form as it started); absent: a new user. */
+  original?: TExistingUser | null;
   organisationId?: string | null;
   /** One's own record: role and status are never sent (nobody changes their own). */
   self?: boolean;
@@ -136,7 +146,7 @@ function differs(a: readonly string[], b: readonly string[]): boolean {
 export function userFormData(draft: TUserDraft, options: TSaveOptions): FormData {
   const form = new FormData();
   const original = options.original ?? null;
-  const before = original ? draftOf(original) : null;
+  const before = original?.draft ?? null;
   const put = (name: keyof TUserDraft, value: string) => {
     if (!before || before[name] !== value) form.append(name, value);
   };
@@ -159,7 +169,11 @@ export function userFormData(draft: TUserDraft, options: TSaveOptions): FormData
   }
   if (roleHasFacilities(draft.role)) {
     const changed = !before || before.role !== draft.role || differs(before.facility_fks, draft.facility_fks);
-    if (changed) for (const id of draft.facility_fks) form.append('facility_fks', id);
+    if (changed) {
+      for (const id of draft.facility_fks) form.append('facility_fks', id);
+      // One empty value clears them (a referring physician of the whole organisation).
+      if (before && draft.facility_fks.length === 0) form.append('facility_fks', '');
+    }
   }
   if (options.signature) form.append('signature_file', options.signature, options.signature.name);
   else if (options.deleteSignature) form.append('delete_signature', 'true');

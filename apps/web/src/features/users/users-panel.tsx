@@ -63,6 +63,8 @@ function StatusBadge({ user }: { user: TManagedUser }) {
   );
 }
 
+const fullName = (user: TManagedUser) => `${user.first_name} ${user.last_name}`.trim();
+
 function roleText(user: TManagedUser): string {
   if (!user.role) return 'No role';
   if (user.role === 'RADIOLOGIST' && user.user_type === 'REPORTER') return 'Radiologist (reporter)';
@@ -217,8 +219,12 @@ export function UsersPanel() {
                 <span className="block truncate font-medium">{user.display_name}</span>
               )}
               <span className="block truncate text-[11px] text-fg-subtle">
-                {user.first_name} {user.last_name}
-                {user.id === callerId ? ' · you' : ''}
+                {[
+                  fullName(user) === user.display_name ? null : fullName(user),
+                  user.id === callerId ? 'you' : null,
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
               </span>
             </td>
             <td className={cn(TD_CLASS, 'max-w-64 truncate text-fg-muted')}>{user.email}</td>
