@@ -168,6 +168,11 @@ beforeAll(async () => {
     .insert(t.patientDocuments)
     .values({ studyId: studyA.id, fileId: fileA?.id ?? '', filename: 'matrix.png' })
     .returning();
+  // A referring physician of organisation A (issue 13).
+  const [physicianA] = await db
+    .insert(t.referringPhysicians)
+    .values({ organisationId: organisationA.id, name: 'Dr Matrix', email: 'matrix-referrer@clinic.test' })
+    .returning();
   const reportFixture = { id: reportA?.id ?? '', report_id: reportA?.id ?? '', image_id: imageA?.id ?? '' };
   const byStudy = { worklist_id: studyA.id };
   bodyAddressed = [
@@ -199,6 +204,11 @@ beforeAll(async () => {
       body: { ...byStudy, mobile_numbers: ['+919876543210'], by_user_id: userA.id },
     },
     { method: 'GET', path: `/api/v1/comm/messages?worklist_id=${studyA.id}` },
+    {
+      method: 'POST',
+      path: '/api/v1/user/referring-physician',
+      body: { id: physicianA?.id ?? '', name: 'Outsider', by_user_id: userA.id },
+    },
   ];
   // Valid bodies for routes whose schema requires fields, so the 404 comes from the scope, not validation.
   bodies = {
@@ -219,6 +229,8 @@ beforeAll(async () => {
     '/api/v1/worklist/worklist-tags/{user_id}': { user_id: userA.id },
     '/api/v1/worklist/worklist-tag/{id}': { id: worklistTagA?.id ?? '' },
     '/api/v1/user/patient/{id}': { id: patientA.id },
+    '/api/v1/user/patient/{id}/studies': { id: patientA.id },
+    '/api/v1/user/patient/{id}/merge': { id: patientA.id },
     '/api/v1/user/{id}': { id: userA.id },
     '/api/v1/user/email/{email}': { email: userA.email },
     '/api/v1/user/details/{id}': { id: userA.id },
