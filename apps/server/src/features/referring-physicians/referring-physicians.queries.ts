@@ -35,9 +35,10 @@ function refersToAnyOf(facilityIds: readonly string[]): SQL {
 
 /**
  * The physicians a caller sees: those of their organisation; staff other than admins only those
- * referring to one of their facilities or to the whole organisation.
+ * referring to one of their facilities or to the whole organisation; referring physicians none.
  */
 function visiblePhysicians(scope: TScope): SQL | undefined {
+  if (scope.principal.role === 'REFERRING_PHYSICIAN') return sql`false`;
   return and(
     eq(referringPhysicians.organisationId, scope.organisationId),
     scope.allFacilities ? undefined : refersToAnyOf(scope.facilityIds),
