@@ -234,6 +234,10 @@ beforeAll(async () => {
     '/api/v1/user/{id}': { id: userA.id },
     '/api/v1/user/email/{email}': { email: userA.email },
     '/api/v1/user/details/{id}': { id: userA.id },
+    // User administration (issue 13).
+    '/api/v1/user/all/{organisationId}': { organisationId: organisationA.id },
+    '/api/v1/user/{id}/signature': { id: userA.id },
+    '/api/v1/user/{id}/invitation': { id: userA.id },
     '/api/v1/user/organisation/details/{id}': { id: organisationA.id },
     '/api/v1/radiologist/{user_fk}': { user_fk: userA.id },
     '/api/v1/radiologist/transcriptionist/{user_fk}': { user_fk: transcriptionistA.id },

@@ -15,6 +15,7 @@ import { loadScope } from '../../access/scope.ts';
 import type { TRequestOrigin } from '../../auth/audit.ts';
 import { adminPasswordResetMail, invitationMail } from '../../auth/invitations.ts';
 import { announceUserChange } from '../../auth/revocation.ts';
+import { AppError } from '../../http/app-error.ts';
 import { registerMultipart } from '../../http/multipart.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { saveUser } from './commands/save-user.ts';
@@ -22,7 +23,7 @@ import { resendInvitation, startPasswordReset, type TIssuedLink } from './comman
 import { presentManagedUserRow } from './user-admin.presenter.ts';
 import { readUserForm, USER_FORM_LIMITS } from './user-form.ts';
 import { authorizeUserAdministration } from './users.policy.ts';
-import { findAdministeredUser } from './users.queries.ts';
+import { findAdministeredUser, findVisibleUser } from './users.queries.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['users'];
@@ -183,6 +184,10 @@ export const userAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      // A user the caller cannot see is not found, whoever asks (before the role is looked at).
+      if (!(await findVisibleUser(db, requirePrincipal(request), { id: request.params.id }))) {
+        throw AppError.notFound('User');
+      }
       const scope = await administrationScope(request);
       const issued = await db.transaction((tx) =>
         resendInvitation(tx, {

@@ -43,11 +43,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /** The caller's scope for user administration: 403 for anyone but admins and facility admins. */
   async function administrationScope(request: FastifyRequest, organisationId: string | undefined) {
-    const scope = await loadScope(db, requirePrincipal(request));
-    authorizeUserAdministration(scope.principal);
-    if (organisationId !== undefined && organisationId !== scope.organisationId) {
+    const principal = requirePrincipal(request);
+    // Another organisation is not found, whoever asks (before the role is looked at).
+    if (organisationId !== undefined && organisationId !== principal.organisationId) {
       throw AppError.notFound('Organisation');
     }
+    const scope = await loadScope(db, principal);
+    authorizeUserAdministration(scope.principal);
     return scope;
   }
 
