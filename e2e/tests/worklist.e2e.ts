@@ -259,7 +259,8 @@ describe('worklist', () => {
 
     // Tabs live in sessionStorage: a reload keeps them.
     await page.reload();
-    await expect.poll(() => openTabs.count()).toBe(1);
+    // A reload restores the session first (refresh, user, details): wait as long as any other screen.
+    await expect.poll(() => openTabs.count(), { timeout: 15_000 }).toBe(1);
 
     await tabs.getByRole('button', { name: 'Close all' }).click();
     await page.waitForURL(`${server.url}/worklist`);

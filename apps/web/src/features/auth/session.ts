@@ -6,6 +6,7 @@ import { appStore, notify } from '../../stores/app-store.ts';
 import { authStore } from '../../stores/auth-store.ts';
 import { sessionOrMemoryStorage } from '../../stores/session-storage.ts';
 import { settingsStore } from '../../stores/settings-store.ts';
+import { preferenceSync } from '../preferences/session-preferences.ts';
 import { createAuthSession } from './auth-session.ts';
 import { browserChannel, browserLocks } from './cross-tab.ts';
 import { browserSessionHint } from './session-hint.ts';
@@ -28,6 +29,7 @@ export const authSession = createAuthSession({
   notify,
   onSignedIn: () => settingsStore.getState().clearTabs(),
   hint: browserSessionHint,
+  userSettings: preferenceSync,
   clearAll: () => {
     settingsStore.getState().reset();
     appStore.getState().dismissToast();
@@ -35,6 +37,10 @@ export const authSession = createAuthSession({
     sessionOrMemoryStorage().clear();
   },
 });
+
+// A returning user's first answer (the refresh) is read with zod: fetch the schemas alongside it
+// rather than after it. A first-time visitor of /login does not download them before the form shows.
+if (browserSessionHint.present()) void import('../../api/auth-schemas.ts');
 
 connectSession({
   token: tokenRefresher.token,
