@@ -25,6 +25,7 @@ function setup() {
   const fake = fakeSocket();
   const timers: { callback: () => void; ms: number }[] = [];
   const warnings: string[] = [];
+  const refusals: [string, string][] = [];
   let options: SocketOptions | undefined;
   const connection = createRealtimeConnection({
     createSocket: (opts) => {
@@ -35,11 +36,24 @@ function setup() {
     setTimer: (callback, ms) => timers.push({ callback, ms }),
     clearTimer: () => undefined,
     warn: (message) => warnings.push(message),
+    onRefused: (code, message) => void refusals.push([code, message]),
   });
-  return { fake, timers, warnings, connection, options: () => options };
+  return { fake, timers, warnings, refusals, connection, options: () => options };
 }
 
 describe('realtime connection', () => {
+  it('reports a handshake the server refused with a code (a disabled user), not a network failure', () => {
+    const { connection, fake, refusals } = setup();
+    connection.open();
+    fake.fire('connect_error', new Error('xhr poll error'));
+    fake.fire(
+      'connect_error',
+      Object.assign(new Error('Your session has ended.'), { data: { code: 'auth/id-token-revoked' } }),
+    );
+    expect(refusals).toEqual([['auth/id-token-revoked', 'Your session has ended.']]);
+    expect(connection.state.getState().status).toBe('disconnected');
+  });
+
   it('uses the socket options of the specification and sends the token in the handshake', () => {
     const { connection, options } = setup();
     connection.open();

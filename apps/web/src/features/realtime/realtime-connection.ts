@@ -36,6 +36,8 @@ export interface RealtimeDeps {
   createSocket: (options: SocketOptions) => SocketLike | Promise<SocketLike>;
   /** The current ID token, read at every (re)connection. */
   getToken: () => string | null;
+  /** The server refused the handshake with an error code (e.g. the user was disabled meanwhile). */
+  onRefused?: (code: string, message: string) => void;
   setTimer?: (callback: () => void, ms: number) => unknown;
   clearTimer?: (timer: unknown) => void;
   warn?: (message: string) => void;
@@ -116,9 +118,11 @@ export function createRealtimeConnection(deps: RealtimeDeps) {
       setStatus('connected');
       for (const topic of topics) created.emit(LISTEN_TOPIC_EVENT, { topic });
     });
-    created.on('connect_error', (error: Error) => {
+    created.on('connect_error', (error: Error & { data?: { code?: unknown } }) => {
       setStatus('disconnected');
       console.error('Realtime connection error', error.message);
+      const code = error.data?.code;
+      if (typeof code === 'string') deps.onRefused?.(code, error.message);
     });
     created.on('disconnect', (reason: string) => {
       setStatus('disconnected');

@@ -1,5 +1,7 @@
 import { useStore } from 'zustand';
+import { ApiError } from '../../api/api-error.ts';
 import { sessionBridge } from '../../api/session-bridge.ts';
+import { SESSION_ENDING_CODES } from '../../api/session-errors.ts';
 import { createRealtimeConnection, type SocketLike, type TConnectionState } from './realtime-connection.ts';
 
 /**
@@ -12,6 +14,13 @@ export const realtime = createRealtimeConnection({
     return io(options) as unknown as SocketLike;
   },
   getToken: () => sessionBridge.token(),
+  // A handshake refused because the sign-in no longer holds (disabled, signed out everywhere) ends the
+  // session in this tab at once, as the same answer to an API call does.
+  onRefused: (code, message) => {
+    if (SESSION_ENDING_CODES.includes(code)) {
+      sessionBridge.onSessionEnded(new ApiError({ status: 401, code, serverMessage: message }));
+    }
+  },
 });
 
 export function useConnectionState(): TConnectionState {

@@ -125,7 +125,10 @@ export function UsersPanel() {
   const facilityName = new Map(facilities.map((facility) => [facility.id, facility.name]));
   const facilitiesText = (user: TManagedUser): string => {
     if (user.role === 'ADMIN') return 'All facilities';
-    const names = user.facility_fks.map((id) => facilityName.get(id)).filter(Boolean);
+    const names = user.facility_fks
+      .map((id) => facilityName.get(id))
+      .filter((name): name is string => name !== undefined)
+      .sort((a, b) => a.localeCompare(b));
     const others = user.facility_fks.length - names.length;
     return [...names, ...(others > 0 ? [`${others} other`] : [])].join(', ') || '—';
   };
