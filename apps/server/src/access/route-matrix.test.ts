@@ -215,6 +215,8 @@ beforeAll(async () => {
     'PUT /api/v1/worklist/report/{id}': { content: '<p>Outsider</p>', version: 1, by_user_id: userA.id },
     'POST /api/v1/worklist/report/{id}/addendum': { content: '<p>Outsider</p>', by_user_id: userA.id },
     'PUT /api/v1/user/preference/{user}': { preferences: { theme: 'light' } },
+    'POST /api/v1/user/patient/{id}/merge': { duplicate_id: studyA.patientId, by_user_id: userA.id },
+    'POST /api/v1/user/referring-physician/{id}/invitation': { by_user_id: userA.id },
   };
   fixtures = {
     '/api/v1/worklist/{id}/report': { id: studyA.id },
@@ -231,6 +233,7 @@ beforeAll(async () => {
     '/api/v1/user/patient/{id}': { id: patientA.id },
     '/api/v1/user/patient/{id}/studies': { id: patientA.id },
     '/api/v1/user/patient/{id}/merge': { id: patientA.id },
+    '/api/v1/user/referring-physician/{id}/invitation': { id: physicianA?.id ?? '' },
     '/api/v1/user/{id}': { id: userA.id },
     '/api/v1/user/email/{email}': { email: userA.email },
     '/api/v1/user/details/{id}': { id: userA.id },

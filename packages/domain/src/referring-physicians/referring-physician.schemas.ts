@@ -90,11 +90,14 @@ export type TSaveReferringPhysicianBody = z.input<typeof ZSaveReferringPhysician
 /** POST /user/referring-physician/{id}/invitation. */
 export const ZInviteReferringPhysicianBody = z.object({ by_user_id: ZUuid.optional() });
 
-/** The physician with their account, and when the one-time link mailed to them expires. */
+/**
+ * The physician with their account, and when the one-time link mailed to them expires. sent false
+ * (expires_at null): an account of theirs that signs in already was linked, nothing was mailed.
+ */
 export const ZInviteReferringPhysicianResult = z.object({
   physician: ZReferringPhysician,
   sent: z.boolean(),
-  expires_at: z.iso.datetime({ offset: true }),
+  expires_at: z.iso.datetime({ offset: true }).nullable(),
 });
 export type TInviteReferringPhysicianResult = z.infer<typeof ZInviteReferringPhysicianResult>;
 
