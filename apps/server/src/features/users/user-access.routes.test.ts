@@ -1,3 +1,4 @@
+import type { TSaveUserFields } from '@ris/domain';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../db/schema/index.ts';
@@ -81,10 +82,11 @@ describe('the last active admin', () => {
       allFacilities: true,
       facilityIds: [world.f1.id, world.f2.id],
     };
-    for (const [fields, field] of [
-      [{ role: 'RADIOLOGIST' as const, facility_fks: [world.f1.id] }, 'role'],
-      [{ status: 'INACTIVE' as const }, 'status'],
-    ] as const) {
+    const attempts: [Partial<TSaveUserFields>, string][] = [
+      [{ role: 'RADIOLOGIST', facility_fks: [world.f1.id] }, 'role'],
+      [{ status: 'INACTIVE' }, 'status'],
+    ];
+    for (const [fields, field] of attempts) {
       const attempt = server.db.transaction((tx) =>
         saveUser(tx, {
           scope,

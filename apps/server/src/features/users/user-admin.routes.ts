@@ -23,7 +23,7 @@ import { resendInvitation, startPasswordReset, type TIssuedLink } from './comman
 import { presentManagedUserRow } from './user-admin.presenter.ts';
 import { readUserForm, USER_FORM_LIMITS } from './user-form.ts';
 import { authorizeUserAdministration } from './users.policy.ts';
-import { findAdministeredUser, findVisibleUser } from './users.queries.ts';
+import { findUserRow, findVisibleUser } from './users.queries.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['users'];
@@ -122,10 +122,10 @@ export const userAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           'invitation',
         );
       }
-      const saved = await findAdministeredUser(db, scope, { id: result.userId });
-      if (!saved) throw new Error('the saved user is not visible to the caller');
+      const saved = await findUserRow(db, result.userId);
+      if (!saved) throw AppError.notFound('User');
       return reply.status(result.created ? 201 : 200).send({
-        user: await presentManagedUserRow(db, scope, saved.row),
+        user: await presentManagedUserRow(db, scope, saved),
         created: result.created,
         invitation_sent: result.invitation !== null,
       });

@@ -116,9 +116,11 @@ describe('invitation', () => {
     const radiologist = await invite({ role: 'RADIOLOGIST' });
     expect((await w.post('facilityAdmin', `/user/${radiologist.id}/invitation`)).status).toBe(403);
     expect((await w.post('outsider', `/user/${pending.id}/invitation`)).status).toBe(404);
-    for (const user of ['radiologist', 'transcriptionist', 'referrer'] as const) {
+    // Colleagues of the same facility see the user but may not invite; a referrer does not see them.
+    for (const user of ['radiologist', 'transcriptionist'] as const) {
       expect((await w.post(user, `/user/${pending.id}/invitation`)).status, user).toBe(403);
     }
+    expect((await w.post('referrer', `/user/${pending.id}/invitation`)).status).toBe(404);
     expect((await w.post('admin', '/user/not-a-uuid/invitation')).status).toBe(400);
   });
 });

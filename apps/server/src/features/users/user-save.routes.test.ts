@@ -242,6 +242,13 @@ describe('POST /user: update', () => {
       last_name: 'Hacked',
     });
     expect(otherFacility.status).toBe(404);
+    const orphan = await w.save('facilityAdmin', {
+      id: w.users.transcriptionist.id,
+      role: 'REFERRING_PHYSICIAN',
+      facility_fks: '',
+    });
+    expect(orphan.status).toBe(400);
+    expect(orphan.json).toMatchObject({ error: { details: { field: 'facility_fks' } } });
     const admin = await w.save('facilityAdmin', { id: w.users.admin.id, last_name: 'Hacked' });
     expect(admin.status).toBe(404);
     const foreign = await w.save('outsider', { id: w.users.radiologist.id, last_name: 'Hacked' });

@@ -101,6 +101,12 @@ export async function findAdministeredUser(
   return { row, facilityIds: await facilityIdsOf(db, row) };
 }
 
+/** A user row by id, unscoped: for presenting what a command has just written. */
+export async function findUserRow(db: TDbOrTx, id: string): Promise<TUserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row ?? null;
+}
+
 /** A user's facilities within their organisation (as the presenter and the verifier count them). */
 export async function facilityIdsOf(db: TDbOrTx, row: TUserRow): Promise<string[]> {
   return row.organisationId ? assignedFacilityIds(db, row.id, row.organisationId) : [];

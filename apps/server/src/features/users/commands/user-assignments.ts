@@ -86,6 +86,10 @@ export async function resolveAssignment(
   }
   const facilityIds = facilitiesOf(scope, fields, role, current);
   if (fields.facility_fks !== undefined) await checkFacilities(tx, scope, facilityIds);
+  // A facility admin's users stay in one of their facilities (else they would lose sight of them).
+  if (!scope.allFacilities && facilityIds.length === 0) {
+    throw invalid('facility_fks', 'choose your facility');
+  }
   checkRoleFacilities(role, facilityIds);
   if (fields.user_type !== undefined && role !== 'RADIOLOGIST') {
     throw invalid('user_type', 'only a radiologist has a user type (RADIOLOGIST or REPORTER)');
