@@ -16,6 +16,14 @@ import { ReportLayoutSection } from './report-layout-section.tsx';
 
 // The people tabs load with their first opening: the organisation's own settings stay light.
 const UsersPanel = lazy(() => import('../users/users-panel.tsx').then((m) => ({ default: m.UsersPanel })));
+const ReferringPhysiciansPanel = lazy(() =>
+  import('../referring-physicians/referring-physicians-panel.tsx').then((m) => ({
+    default: m.ReferringPhysiciansPanel,
+  })),
+);
+const PatientsPanel = lazy(() =>
+  import('../patients/patients-panel.tsx').then((m) => ({ default: m.PatientsPanel })),
+);
 
 type TSection = 'layout' | 'outbox';
 
@@ -53,14 +61,6 @@ function Loading({ what }: { what: string }) {
     <p role="status" className="flex items-center gap-2 text-[13px] text-fg-muted">
       <Spinner /> Loading {what}…
     </p>
-  );
-}
-
-function NotBuiltYet({ what }: { what: string }) {
-  return (
-    <EmptyState icon={Building2} title={`${what} are not available yet.`}>
-      This tab will be filled in by a later release.
-    </EmptyState>
   );
 }
 
@@ -146,14 +146,16 @@ export function OrganisationPage() {
       <Tabs label="Organisation" items={items} value={tab} onChange={select}>
         {tab === 'organisation' ? (
           <OrganisationSettings admin={admin} organisationId={organisationId} />
-        ) : tab === 'users' ? (
-          <Suspense fallback={<Loading what="users" />}>
-            <UsersPanel />
-          </Suspense>
-        ) : tab === 'referring-physicians' ? (
-          <NotBuiltYet what="Referring physicians" />
         ) : (
-          <NotBuiltYet what="Patient records" />
+          <Suspense fallback={<Loading what={TAB_LABELS[tab].toLowerCase()} />}>
+            {tab === 'users' ? (
+              <UsersPanel />
+            ) : tab === 'referring-physicians' ? (
+              <ReferringPhysiciansPanel />
+            ) : (
+              <PatientsPanel />
+            )}
+          </Suspense>
         )}
       </Tabs>
     </Page>
