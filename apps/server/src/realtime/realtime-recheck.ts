@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { idTokenRevoked } from '../auth/auth-errors.ts';
 import type { RevocationCache, TUserTokenState } from '../auth/revocation.ts';
-import { currentPrincipal, principalNow } from '../access/user-changes.ts';
+import { accessChanged, currentPrincipal } from '../access/user-changes.ts';
 import { loadScope, type TScope } from '../access/scope.ts';
 import { visibleStudies } from '../access/studies-scope.ts';
 import type { TDb } from '../db/client.ts';
@@ -45,17 +45,19 @@ async function leaveHiddenItems(db: TDb, socket: TRealtimeSocket, scope: TScope 
   await Promise.all(joined.filter((room) => !kept.has(room)).map((room) => socket.leave(room)));
 }
 
-/**
- * Applies a user's current state to one socket: disconnected when its sign-in no longer holds
- * (disabled, moved to another organisation, signed out, session ended); else it takes the user's
- * current role and keeps only the worklist and worklist-item rooms that role and those facilities may
- * see. ('general' is the organisation's, 'notification' the user's own: both hold while signed in.)
- */
-export async function recheckSocket(
-  db: TDb,
-  socket: TRealtimeSocket,
-  state: TUserTokenState | null,
-): Promise<void> {
+/** Each socket's room changes, one after the other: a re-check and a subscription never interleave. */
+const queues = new WeakMap<TRealtimeSocket, Promise<unknown>>();
+
+function serially<T>(socket: TRealtimeSocket, task: () => Promise<T>): Promise<T> {
+  const run = (queues.get(socket) ?? Promise.resolve()).then(task);
+  queues.set(
+    socket,
+    run.catch(() => undefined),
+  );
+  return run;
+}
+
+async function applyState(db: TDb, socket: TRealtimeSocket, state: TUserTokenState | null): Promise<void> {
   const principal = currentPrincipal(state, socket.data.principal);
   if (!principal) {
     socket.disconnect(true);
@@ -69,29 +71,56 @@ export async function recheckSocket(
 }
 
 /**
- * Handles one `listen_topic` as the user stands now: a change committed before the message applies to
- * it even if its NOTIFY has not arrived (principalNow waits for the cache's barrier). A socket whose
- * sign-in no longer holds is answered auth/id-token-revoked and disconnected.
+ * Applies a user's current state to one socket: disconnected when its sign-in no longer holds
+ * (disabled, moved to another organisation, signed out, session ended); else it takes the user's
+ * current role and keeps only the worklist and worklist-item rooms that role and those facilities may
+ * see. ('general' is the organisation's, 'notification' the user's own: both hold while signed in.)
  */
-export async function listenTopicNow(
+export function recheckSocket(
+  db: TDb,
+  socket: TRealtimeSocket,
+  state: TUserTokenState | null,
+): Promise<void> {
+  return serially(socket, () => applyState(db, socket, state));
+}
+
+function refusal(error: unknown): TListenTopicAck {
+  const { data, message } = toSocketError(error);
+  return { ok: false, topic: null, error: { code: data.code, message } };
+}
+
+/**
+ * Handles one `listen_topic` as the user stands now: a change committed before the message applies to
+ * it even if its NOTIFY has not arrived (RevocationCache.current waits for the cache's barrier). A
+ * socket whose sign-in no longer holds is answered auth/id-token-revoked and disconnected; one whose
+ * user has another role or radiologist type now is re-checked (recheckSocket) before it joins more.
+ */
+export function listenTopicNow(
   deps: { db: TDb; cache: RevocationCache; log: FastifyBaseLogger },
   socket: TRealtimeSocket,
   payload: unknown,
 ): Promise<TListenTopicAck> {
-  let principal;
+  return serially(socket, () => listenAsUserNow(deps, socket, payload));
+}
+
+async function listenAsUserNow(
+  deps: { db: TDb; cache: RevocationCache; log: FastifyBaseLogger },
+  socket: TRealtimeSocket,
+  payload: unknown,
+): Promise<TListenTopicAck> {
   try {
-    principal = await principalNow(deps.cache, socket.data.principal);
+    const state = await deps.cache.current(socket.data.principal.userId);
+    const principal = currentPrincipal(state, socket.data.principal);
+    if (!principal) {
+      // After the answer is sent: the client learns why before the disconnect.
+      setImmediate(() => socket.disconnect(true));
+      return refusal(idTokenRevoked());
+    }
+    if (accessChanged(socket.data.principal, principal)) await applyState(deps.db, socket, state);
+    else socket.data.principal = principal;
   } catch (error) {
     deps.log.error({ err: error }, 'listen_topic: checking the user failed');
-    const { data, message } = toSocketError(error);
-    return { ok: false, topic: null, error: { code: data.code, message } };
+    return refusal(error);
   }
-  if (!principal) {
-    const { data, message } = toSocketError(idTokenRevoked());
-    // After the answer is sent: the client learns why before the disconnect.
-    setImmediate(() => socket.disconnect(true));
-    return { ok: false, topic: null, error: { code: data.code, message } };
-  }
-  socket.data.principal = principal;
   return listenTopic(deps.db, deps.log, socket, payload);
 }
