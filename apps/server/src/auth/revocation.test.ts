@@ -67,7 +67,10 @@ describe('revocation between replicas', () => {
             WHERE application_name = 'ris-revocation-listen' AND datname = current_database()`);
         await expect.poll(() => cache.reliable).toBe(false);
         expect(cache.peek(user.id)).toBeUndefined();
+        // Nothing to wait for: requests read the database until LISTEN is back.
+        expect(await cache.sync()).toBe(false);
         await expect.poll(() => cache.reliable, { timeout: 5000 }).toBe(true);
+        expect(await cache.sync()).toBe(true);
         await cache.load(user.id);
         expect(cache.peek(user.id)?.status).toBe('ACTIVE');
         // Listening again: a NOTIFY still reaches the cache.
@@ -78,6 +81,28 @@ describe('revocation between replicas', () => {
       }
     });
   }
+  it('sync(): what was committed before the call has reached the cache when it resolves, for calls made together', async () => {
+    const people = await Promise.all(Array.from({ length: 10 }, () => buildUser(server.db)));
+    const cache = new RevocationCache(server.db);
+    const stop = await startRevocationListener(server.database, cache, silent);
+    try {
+      expect(await cache.sync()).toBe(true);
+      for (const person of people) await cache.load(person.id);
+      // Each commits its NOTIFY, then waits: the calls overlap and share round trips.
+      await Promise.all(
+        people.map(async (person) => {
+          await server.db.execute(sql`SELECT pg_notify(${REVOCATION_CHANNEL}, ${person.id})`);
+          expect(await cache.sync()).toBe(true);
+          expect(cache.peek(person.id)).toBeUndefined();
+        }),
+      );
+    } finally {
+      await stop();
+    }
+    // Stopped: nothing heard any more, the cache is not to be trusted.
+    expect(await cache.sync()).toBe(false);
+  });
+
   it('drops a user when their facility assignments change, whoever writes them (trigger → NOTIFY)', async () => {
     const facility = await buildFacility(server.db);
     const other = await buildFacility(server.db, { organisationId: facility.organisationId });

@@ -36,13 +36,16 @@ function isTransaction(db: TDbOrTx): db is TTx {
 
 /**
  * Tells every replica that `userId`'s sessions, status, tokens_valid_after, role, organisation,
- * radiologist user type or facility assignments (user_facilities) changed, so their verifiers reload it. Runs NOTIFY on `db`: inside the
- * caller's transaction it is delivered at commit and dropped on rollback.
+ * radiologist user type or facility assignments (user_facilities) changed, so their verifiers reload
+ * it. Runs NOTIFY on `db`: inside the caller's transaction it is delivered at commit and dropped on
+ * rollback.
  *
- * Every command that changes one of those (admin commands changing a role or organisation, disabling
- * a user, ...) must call this inside its transaction, after the change. Inside a transaction this
- * process stops caching the user until the commit's NOTIFY comes back; calling announceUserChange
- * after the commit as well makes the change apply in this process without waiting for it.
+ * The tables themselves announce every such write whoever makes it (triggers: migration 0006 for
+ * user_facilities, 0010 for users, radiologist_details and auth_sessions; 0010 also ends the sessions
+ * of a user disabled or moved out of their organisation), and each request waits for the news
+ * committed before it (RevocationCache.sync). Commands call this too, inside their transaction after
+ * the change: it covers what no trigger sees, and this process stops caching the user until the
+ * commit's NOTIFY comes back; announceUserChange after the commit lets it reload the user at once.
  */
 export async function publishUserChange(db: TDbOrTx, userId: string): Promise<void> {
   await db.execute(sql`SELECT pg_notify(${REVOCATION_CHANNEL}, ${userId})`);
