@@ -279,7 +279,8 @@ describe('route × role matrix', () => {
     expect(open.map((route) => `${route.method} ${route.path}`)).toEqual([]);
   });
 
-  it('answers 401 without a token on every secured route', async () => {
+  // Every route × every role, one request after the other: bounded in count, not in time.
+  it('answers 401 without a token on every secured route', { timeout: 180_000 }, async () => {
     for (const route of routes.filter((r) => r.secured)) {
       const path = fill(route.path, fixtures[route.path] ?? {});
       const response = await server.request(route.method, path, route.method === 'GET' ? {} : { body: {} });
@@ -297,7 +298,8 @@ describe('route × role matrix', () => {
     expect(missing).toEqual([]);
   });
 
-  it('answers 404 to every role of another organisation and changes nothing', async () => {
+  // Every route × every role, one request after the other: bounded in count, not in time.
+  it('answers 404 to every role of another organisation and changes nothing', { timeout: 180_000 }, async () => {
     const before = await snapshot();
     for (const route of routes.filter((r) => r.secured && r.path.includes('{'))) {
       for (const [role, { token, userId }] of outsiders) {
@@ -312,7 +314,8 @@ describe('route × role matrix', () => {
     expect(await snapshot()).toBe(before);
   });
 
-  it('answers 404 on body-addressed routes to every role of another organisation and changes nothing', async () => {
+  // Every route × every role, one request after the other: bounded in count, not in time.
+  it('answers 404 on body-addressed routes to every role of another organisation and changes nothing', { timeout: 180_000 }, async () => {
     const known = new Set(routes.map((route) => `${route.method} ${route.path}`));
     for (const route of bodyAddressed) {
       expect(known, 'a BODY_ADDRESSED route is not in the OpenAPI document').toContain(
