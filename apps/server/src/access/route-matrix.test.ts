@@ -299,41 +299,49 @@ describe('route × role matrix', () => {
   });
 
   // Every route × every role, one request after the other: bounded in count, not in time.
-  it('answers 404 to every role of another organisation and changes nothing', { timeout: 180_000 }, async () => {
-    const before = await snapshot();
-    for (const route of routes.filter((r) => r.secured && r.path.includes('{'))) {
-      for (const [role, { token, userId }] of outsiders) {
-        const body = asCaller(bodies[`${route.method} ${route.path}`] ?? {}, userId);
-        const response = await server.request(route.method, fill(route.path, fixtures[route.path] ?? {}), {
-          token,
-          ...(route.method === 'GET' ? {} : { body }),
-        });
-        expect(response.status, `${role} ${route.method} ${route.path}`).toBe(404);
+  it(
+    'answers 404 to every role of another organisation and changes nothing',
+    { timeout: 180_000 },
+    async () => {
+      const before = await snapshot();
+      for (const route of routes.filter((r) => r.secured && r.path.includes('{'))) {
+        for (const [role, { token, userId }] of outsiders) {
+          const body = asCaller(bodies[`${route.method} ${route.path}`] ?? {}, userId);
+          const response = await server.request(route.method, fill(route.path, fixtures[route.path] ?? {}), {
+            token,
+            ...(route.method === 'GET' ? {} : { body }),
+          });
+          expect(response.status, `${role} ${route.method} ${route.path}`).toBe(404);
+        }
       }
-    }
-    expect(await snapshot()).toBe(before);
-  });
+      expect(await snapshot()).toBe(before);
+    },
+  );
 
   // Every route × every role, one request after the other: bounded in count, not in time.
-  it('answers 404 on body-addressed routes to every role of another organisation and changes nothing', { timeout: 180_000 }, async () => {
-    const known = new Set(routes.map((route) => `${route.method} ${route.path}`));
-    for (const route of bodyAddressed) {
-      expect(known, 'a BODY_ADDRESSED route is not in the OpenAPI document').toContain(
-        `${route.method} ${route.path.split('?')[0] ?? ''}`,
-      );
-    }
-    const before = await snapshot();
-    for (const route of bodyAddressed) {
-      for (const [role, { token, userId }] of outsiders) {
-        const response = await server.request(route.method, route.path, {
-          token,
-          ...(route.body === undefined ? {} : { body: asCaller(route.body, userId) }),
-        });
-        expect(response.status, `${role} ${route.method} ${route.path}: ${response.text}`).toBe(404);
+  it(
+    'answers 404 on body-addressed routes to every role of another organisation and changes nothing',
+    { timeout: 180_000 },
+    async () => {
+      const known = new Set(routes.map((route) => `${route.method} ${route.path}`));
+      for (const route of bodyAddressed) {
+        expect(known, 'a BODY_ADDRESSED route is not in the OpenAPI document').toContain(
+          `${route.method} ${route.path.split('?')[0] ?? ''}`,
+        );
       }
-    }
-    expect(await snapshot()).toBe(before);
-  });
+      const before = await snapshot();
+      for (const route of bodyAddressed) {
+        for (const [role, { token, userId }] of outsiders) {
+          const response = await server.request(route.method, route.path, {
+            token,
+            ...(route.body === undefined ? {} : { body: asCaller(route.body, userId) }),
+          });
+          expect(response.status, `${role} ${route.method} ${route.path}: ${response.text}`).toBe(404);
+        }
+      }
+      expect(await snapshot()).toBe(before);
+    },
+  );
 
   it('refuses a by_user_id naming someone else with 403 before loading anything', async () => {
     const naming = [
