@@ -105,12 +105,17 @@ describe('worklist', () => {
     await expectSummary(page, new RegExp(`of ${completed}$`));
     expect(new Set(await columnTexts(page, 'Status'))).toEqual(new Set(['Final']));
 
-    // Page size is remembered for the session.
+    // Page size is remembered (a preference of the user: put back, so later tests start at 10).
     await page.getByRole('button', { name: /^All/ }).click();
     await page.getByLabel('Rows per page').selectOption('25');
     await expectSummary(page, new RegExp(`^1–25 of ${total}$`));
     await page.reload();
     await expectSummary(page, new RegExp(`^1–25 of ${total}$`));
+    const putBack = page.waitForResponse(
+      (response) => response.request().method() === 'PUT' && response.url().includes('/user/preference/'),
+    );
+    await page.getByLabel('Rows per page').selectOption('10');
+    expect((await putBack).status()).toBe(200);
 
     await chooseFilter(page, 'Modality', 'CT');
     await expect

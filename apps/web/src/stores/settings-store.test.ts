@@ -1,3 +1,4 @@
+import { defaultPreferences } from '@ris/domain';
 import { describe, expect, it } from 'vitest';
 import { createSettingsStore, tableSettingsOf } from './settings-store.ts';
 import { STORAGE_KEYS, createMemoryStorage } from './session-storage.ts';
@@ -124,5 +125,64 @@ describe('settings store', () => {
     expect(second.defaultViewer).toBe('weasis');
     expect(second.worklistColumns.every((column) => column.visible)).toBe(true);
     expect(tableSettingsOf(reloaded, undefined).quickAction).toBe('edit');
+  });
+});
+
+describe('settings store: preferences', () => {
+  it('keeps the preference-only settings out of sessionStorage, and the filters’ owner in it', () => {
+    const storage = createMemoryStorage();
+    const store = createSettingsStore(storage);
+    store.getState().setDefaultDateRange('LAST_1_WEEK');
+    store.getState().setDefaultWorklistFilters({ modalities: ['CT'] });
+    store.getState().setNotificationChoices({ status_toasts: false });
+    store.setState({ filtersStartedFor: 'u1' });
+    const kept = stored(storage);
+    expect(kept).not.toHaveProperty('defaultDateRange');
+    expect(kept).not.toHaveProperty('defaultWorklistFilters');
+    expect(kept).not.toHaveProperty('notifications');
+    expect(kept).not.toHaveProperty('inheritedWorklistColumns');
+    expect(Object.keys(kept).sort()).toEqual(
+      [
+        'activeTabId',
+        'filtersStartedFor',
+        'pageSizes',
+        'tableSettingsByUser',
+        'tabs',
+        'theme',
+        'worklistFilters',
+        'worklistGroup',
+      ].sort(),
+    );
+    const reloaded = createSettingsStore(storage).getState();
+    expect(reloaded.filtersStartedFor).toBe('u1');
+    expect(reloaded.defaultDateRange).toBe('TODAY');
+    expect(reloaded.notifications.status_toasts).toBe(true);
+  });
+
+  it('resets the filters to the default date range and filters, and the columns to the inherited ones', () => {
+    const store = createSettingsStore(createMemoryStorage());
+    const state = store.getState();
+    state.setDefaultDateRange('YESTERDAY');
+    state.setDefaultWorklistFilters({ statuses: ['FINAL'], status_group: 'COMPLETED', sort_order: 'asc' });
+    state.setWorklistFilters({ search: 'doe', date_range_type: 'CUSTOM', start_date: '2026-01-01' });
+    store.getState().resetWorklistFilters();
+    expect(store.getState().worklistGroup).toBe('COMPLETED');
+    expect(store.getState().worklistFilters).toMatchObject({
+      date_range_type: 'YESTERDAY',
+      start_date: null,
+      search: '',
+      statuses: ['FINAL'],
+      sort_order: 'asc',
+    });
+
+    store.setState({
+      inheritedWorklistColumns: defaultPreferences().worklist_columns.map((column) =>
+        column.id === 'modality' ? { ...column, visible: false } : column,
+      ),
+    });
+    store.getState().setWorklistColumnVisible('u1', 'facility', false);
+    store.getState().resetWorklistColumns('u1');
+    const columns = tableSettingsOf(store.getState(), 'u1').worklistColumns;
+    expect(columns.filter((column) => !column.visible).map((column) => column.id)).toEqual(['modality']);
   });
 });

@@ -12,8 +12,11 @@ import {
   STATUS_GROUPS,
   THEMES,
   VIEWERS,
+  defaultPreferences,
+  type TDateRangePreset,
   type TDateRangeType,
   type TModality,
+  type TPreferences,
   type TQuickAction,
   type TSortOrder,
   type TStatusGroup,
@@ -55,8 +58,14 @@ export interface TTableSettings {
 
 export type TPageSizeKey = keyof typeof SESSION_PAGE_SIZES;
 export type TPageSizes = Record<TPageSizeKey, number>;
+export type TDefaultWorklistFilters = TPreferences['default_worklist_filters'];
+export type TNotificationChoices = TPreferences['notifications'];
 
-/** What is kept in sessionStorage: survives a reload, forgotten when the tab closes or on logout. */
+/**
+ * What is kept in sessionStorage (spec §3 "session-stored": filters, table settings, theme, tabs,
+ * active tab, page sizes): survives a reload, forgotten when the tab closes or on logout. Table
+ * settings, theme and page sizes are also preferences: the server's copy replaces them at sign-in.
+ */
 export interface SettingsData extends tabOps.TTabsState {
   worklistFilters: TWorklistFilters;
   /** The worklist's filter tab (ALL, ORDERED, ON_PROGRESS, COMPLETED). */
@@ -65,6 +74,21 @@ export interface SettingsData extends tabOps.TTabsState {
   tableSettingsByUser: Record<string, TTableSettings>;
   theme: TTheme;
   pageSizes: TPageSizes;
+  /** The user whose default filters started worklistFilters in this tab (null: nobody's yet). */
+  filtersStartedFor: string | null;
+}
+
+/**
+ * Preferences that are not session-stored (spec §3): they come from the server at sign-in
+ * (features/preferences) and are written back there, never to sessionStorage.
+ */
+export interface PreferenceOnlyData {
+  /** The date range and filters a new session's worklist starts with. */
+  defaultDateRange: TDateRangePreset;
+  defaultWorklistFilters: TDefaultWorklistFilters;
+  notifications: TNotificationChoices;
+  /** What "Reset columns" returns to: the organisation's columns, else the product's. */
+  inheritedWorklistColumns: TWorklistColumnSetting[];
 }
 
 export interface SettingsActions {
@@ -81,6 +105,9 @@ export interface SettingsActions {
   setTheme: (theme: TTheme) => void;
   toggleTheme: () => void;
   setPageSize: (key: TPageSizeKey, size: number) => void;
+  setDefaultDateRange: (range: TDateRangePreset) => void;
+  setDefaultWorklistFilters: (patch: Partial<TDefaultWorklistFilters>) => void;
+  setNotificationChoices: (patch: Partial<TNotificationChoices>) => void;
   openTab: (tab: tabOps.TTab) => void;
   closeTab: (tabId: string) => void;
   setActiveTab: (tabId: string) => void;
@@ -89,7 +116,7 @@ export interface SettingsActions {
   reset: () => void;
 }
 
-export type SettingsState = SettingsData & SettingsActions;
+export type SettingsState = SettingsData & PreferenceOnlyData & SettingsActions;
 
 export function defaultWorklistFilters(): TWorklistFilters {
   return {
@@ -103,6 +130,25 @@ export function defaultWorklistFilters(): TWorklistFilters {
     statuses: [],
     modalities: [],
     by_user_ids: [],
+  };
+}
+
+/** The filters a session starts with: the default date range and filters, nothing searched. */
+export function worklistFiltersFromDefaults(
+  range: TDateRangePreset,
+  defaults: TDefaultWorklistFilters,
+): Pick<SettingsData, 'worklistFilters' | 'worklistGroup'> {
+  return {
+    worklistFilters: {
+      ...defaultWorklistFilters(),
+      date_range_type: range,
+      facility_ids: [...defaults.facility_ids],
+      statuses: [...defaults.statuses],
+      modalities: [...defaults.modalities],
+      sort_by: defaults.sort_by,
+      sort_order: defaults.sort_order,
+    },
+    worklistGroup: defaults.status_group,
   };
 }
 
@@ -124,14 +170,20 @@ export function tableSettingsOf(
   return (userId ? state.tableSettingsByUser[userId] : undefined) ?? DEFAULT_TABLE_SETTINGS;
 }
 
-export function defaultSettings(): SettingsData {
+export function defaultSettings(): SettingsData & PreferenceOnlyData {
+  const preferences = defaultPreferences();
   return {
     worklistFilters: defaultWorklistFilters(),
     worklistGroup: 'ALL',
     tableSettingsByUser: {},
     theme: DEFAULT_THEME,
     pageSizes: { ...SESSION_PAGE_SIZES },
+    filtersStartedFor: null,
     ...tabOps.EMPTY_TABS,
+    defaultDateRange: preferences.default_date_range,
+    defaultWorklistFilters: preferences.default_worklist_filters,
+    notifications: preferences.notifications,
+    inheritedWorklistColumns: preferences.worklist_columns,
   };
 }
 
@@ -178,6 +230,7 @@ function mergeStored(stored: unknown, current: SettingsState): SettingsState {
     tableSettingsByUser: byUser,
     theme: isTheme(data.theme) ? data.theme : current.theme,
     pageSizes: { ...current.pageSizes, ...data.pageSizes },
+    filtersStartedFor: typeof data.filtersStartedFor === 'string' ? data.filtersStartedFor : null,
   };
 }
 
@@ -185,7 +238,7 @@ function mergeStored(stored: unknown, current: SettingsState): SettingsState {
 export function createSettingsStore(storage: StateStorage = sessionOrMemoryStorage()) {
   return createStore<SettingsState>()(
     persist(
-      (set) => {
+      (set, get) => {
         const setTable = (
           userId: string,
           patch: (table: TTableSettings) => Partial<TTableSettings>,
@@ -205,7 +258,7 @@ export function createSettingsStore(storage: StateStorage = sessionOrMemoryStora
           setWorklistFilters: (patch) =>
             set((state) => ({ worklistFilters: { ...state.worklistFilters, ...patch } })),
           resetWorklistFilters: () =>
-            set({ worklistFilters: defaultWorklistFilters(), worklistGroup: 'ALL' }),
+            set((state) => worklistFiltersFromDefaults(state.defaultDateRange, state.defaultWorklistFilters)),
           setWorklistGroup: (worklistGroup) => set({ worklistGroup }),
           setWorklistColumnVisible: (userId, id, visible) =>
             setTable(userId, (table) => ({
@@ -220,7 +273,9 @@ export function createSettingsStore(storage: StateStorage = sessionOrMemoryStora
               worklistColumns: moveColumnOnto(table.worklistColumns, id, overId),
             })),
           resetWorklistColumns: (userId) =>
-            setTable(userId, () => ({ worklistColumns: defaultWorklistColumns() })),
+            setTable(userId, () => ({
+              worklistColumns: normaliseWorklistColumns(get().inheritedWorklistColumns),
+            })),
           setQuickAction: (userId, quickAction) => setTable(userId, () => ({ quickAction })),
           setDefaultViewer: (userId, defaultViewer) => setTable(userId, () => ({ defaultViewer })),
           setTheme: (theme) => set({ theme }),
@@ -229,6 +284,11 @@ export function createSettingsStore(storage: StateStorage = sessionOrMemoryStora
             set((state) =>
               Number.isInteger(size) && size > 0 ? { pageSizes: { ...state.pageSizes, [key]: size } } : state,
             ),
+          setDefaultDateRange: (defaultDateRange) => set({ defaultDateRange }),
+          setDefaultWorklistFilters: (patch) =>
+            set((state) => ({ defaultWorklistFilters: { ...state.defaultWorklistFilters, ...patch } })),
+          setNotificationChoices: (patch) =>
+            set((state) => ({ notifications: { ...state.notifications, ...patch } })),
           openTab: (tab) => set((state) => tabOps.openTab(state, tab)),
           closeTab: (tabId) => set((state) => tabOps.closeTab(state, tabId)),
           setActiveTab: (tabId) => set((state) => tabOps.setActiveTab(state, tabId)),
@@ -246,6 +306,7 @@ export function createSettingsStore(storage: StateStorage = sessionOrMemoryStora
           tableSettingsByUser,
           theme,
           pageSizes,
+          filtersStartedFor,
           tabs,
           activeTabId,
         }): SettingsData => ({
@@ -254,6 +315,7 @@ export function createSettingsStore(storage: StateStorage = sessionOrMemoryStora
           tableSettingsByUser,
           theme,
           pageSizes,
+          filtersStartedFor,
           tabs,
           activeTabId,
         }),

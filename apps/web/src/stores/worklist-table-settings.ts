@@ -1,43 +1,12 @@
 import {
-  FIRST_WORKLIST_COLUMN,
-  LAST_WORKLIST_COLUMN,
-  WORKLIST_COLUMNS,
-  normaliseColumnOrder,
+  isPinnedColumn,
+  normaliseWorklistColumns,
   type TWorklistColumn,
+  type TWorklistColumnSetting,
 } from '@ris/domain';
 
-/** One column of the worklist table as the user arranged it. */
-export interface TWorklistColumnSetting {
-  id: TWorklistColumn;
-  visible: boolean;
-}
-
-function isPinned(id: TWorklistColumn): boolean {
-  return id === FIRST_WORKLIST_COLUMN || id === LAST_WORKLIST_COLUMN;
-}
-
-/** Every column, visible, in default order. */
-export function defaultWorklistColumns(): TWorklistColumnSetting[] {
-  return WORKLIST_COLUMNS.map((id) => ({ id, visible: true }));
-}
-
-/**
- * A complete, valid column list from a stored one (which may be stale or hand-edited): order by the
- * domain rule (patient_name first, actions last, unknown dropped, missing appended), stored
- * visibility kept, new columns visible, and the two pinned columns always visible.
- */
-export function normaliseWorklistColumns(
-  stored: readonly { id: string; visible?: boolean }[],
-): TWorklistColumnSetting[] {
-  const visibility = new Map<string, boolean>();
-  for (const column of stored) {
-    if (!visibility.has(column.id)) visibility.set(column.id, column.visible !== false);
-  }
-  return normaliseColumnOrder(stored.map((column) => column.id)).map((id) => ({
-    id,
-    visible: isPinned(id) || (visibility.get(id) ?? true),
-  }));
-}
+// The column list's shape and its repair are the preference's (@ris/domain, preferences/).
+export { defaultWorklistColumns, normaliseWorklistColumns, type TWorklistColumnSetting } from '@ris/domain';
 
 /** Shows or hides a column; the pinned columns cannot be hidden. */
 export function setColumnVisible(
@@ -46,7 +15,7 @@ export function setColumnVisible(
   visible: boolean,
 ): TWorklistColumnSetting[] {
   return normaliseWorklistColumns(
-    columns.map((column) => (column.id === id ? { id, visible: isPinned(id) || visible } : column)),
+    columns.map((column) => (column.id === id ? { id, visible: isPinnedColumn(id) || visible } : column)),
   );
 }
 
@@ -61,7 +30,7 @@ export function moveColumn(
 ): TWorklistColumnSetting[] {
   const from = columns.findIndex((column) => column.id === id);
   const moving = columns[from];
-  if (!moving || isPinned(id)) return normaliseWorklistColumns(columns);
+  if (!moving || isPinnedColumn(id)) return normaliseWorklistColumns(columns);
   const rest = columns.filter((column) => column.id !== id);
   const target = Math.min(Math.max(toIndex, 1), rest.length - 1);
   return normaliseWorklistColumns([...rest.slice(0, target), moving, ...rest.slice(target)]);

@@ -17,6 +17,7 @@ type Api = AuthSessionDeps['api'];
 function setup(
   api: Partial<Api> & { refresh?: () => Promise<TSessionResponse> } = {},
   hint?: AuthSessionDeps['hint'],
+  userSettings?: AuthSessionDeps['userSettings'],
 ) {
   const toasts: string[] = [];
   const events: string[] = [];
@@ -42,6 +43,7 @@ function setup(
     onSignedIn: () => void events.push('tabs-cleared'),
     clearAll: () => void events.push('storage-cleared'),
     ...(hint ? { hint } : {}),
+    ...(userSettings ? { userSettings } : {}),
   });
   return { auth, session, refresher, toasts, events };
 }
@@ -193,6 +195,30 @@ describe('auth session: start-up and sign-out', () => {
     await session.logout();
     expect(auth.getState().user).toBeNull();
     expect(refresher.token()).toBeNull();
+    expect(events).toEqual(['tabs-cleared', 'server-sign-out', 'storage-cleared']);
+  });
+
+  it('loads the user’s settings before the guard lets go, and writes them back before sign-out', async () => {
+    const loading = deferred<undefined>();
+    const log: string[] = [];
+    const userSettings = {
+      load: (userId: string) => (log.push(`load:${userId}`), loading.promise),
+      flush: () => (log.push('flush'), Promise.resolve()),
+    };
+    const { auth, session, events } = setup(
+      { signIn: () => Promise.resolve(sessionResponse('id-1')) },
+      undefined,
+      userSettings,
+    );
+    await session.initialize();
+    const done = session.signIn(credentials);
+    await expect.poll(() => log).toEqual([`load:${buildUser().id}`]);
+    expect(isAuthBusy(auth.getState())).toBe(true);
+    loading.resolve(undefined);
+    await done;
+    expect(isAuthBusy(auth.getState())).toBe(false);
+    await session.logout();
+    expect(log.at(-1)).toBe('flush');
     expect(events).toEqual(['tabs-cleared', 'server-sign-out', 'storage-cleared']);
   });
 

@@ -30,6 +30,11 @@ export interface AuthSessionDeps {
   clearAll?: () => void;
   /** Whether a refresh session may exist; without one, start-up always asks the server. */
   hint?: SessionHint;
+  /**
+   * What follows the user from browser to browser (their preferences): loaded once the user is
+   * verified (the loading screen waits for it), written back before sign-out revokes the session.
+   */
+  userSettings?: { load: (userId: string) => Promise<void>; flush: () => Promise<void> };
 }
 
 export interface SignInOutcome {
@@ -104,6 +109,7 @@ export function createAuthSession(deps: AuthSessionDeps): AuthSession {
   }
 
   async function logout(): Promise<void> {
+    await deps.userSettings?.flush();
     await revokeOnServer();
     refresher.stop({ announce: true });
     clearLocally();
@@ -122,6 +128,7 @@ export function createAuthSession(deps: AuthSessionDeps): AuthSession {
     }
     auth.getState().setVerifiedUser(result.verified);
     deps.hint?.set(true);
+    await deps.userSettings?.load(result.verified.user.id);
     return result.warning;
   }
 

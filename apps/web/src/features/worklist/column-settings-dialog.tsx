@@ -127,7 +127,7 @@ export function ColumnSettingsDialog({ userId, open, onOpenChange }: ColumnSetti
       open={open}
       onOpenChange={onOpenChange}
       title="Worklist settings"
-      description="Kept for you in this browser tab."
+      description="Saved to your profile: the same in every browser you sign in to."
       footer={
         <>
           <Button variant="ghost" onClick={() => reset(userId)}>

@@ -3,6 +3,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { notify } from '../../../stores/app-store.ts';
 import { authStore } from '../../../stores/auth-store.ts';
+import { settingsStore } from '../../../stores/settings-store.ts';
 import { worklistKeys } from '../worklist-api.ts';
 import { realtime } from '../../realtime/realtime.ts';
 import { transcriptionistToast } from './transcriptionist-toasts.ts';
@@ -72,6 +73,7 @@ export function useWorklistLiveUpdates({ toasts }: { toasts: boolean }): void {
       const facilityIds = new Set(facilities.map((facility) => facility.id));
       if (
         toasts &&
+        settingsStore.getState().notifications.status_toasts &&
         user?.role === 'TRANSCRIPTIONIST' &&
         update.action === 'upsert' &&
         facilityIds.has(update.item.facility_fk)
