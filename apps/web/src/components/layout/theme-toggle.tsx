@@ -3,7 +3,8 @@ import { Button } from '../ui/button.tsx';
 import { useSettings } from '../../stores/settings-store.ts';
 
 /**
- * Switches between the dark (default) and light themes; the choice lasts for the browser session.
+ * Switches between the dark (default) and light themes; a signed-in user's choice is saved to their
+ * preferences and follows them to any browser (features/preferences).
  * Its hint is the native title: the toggle is on the sign-in page too, which loads no tooltip library.
  */
 export function ThemeToggle() {
