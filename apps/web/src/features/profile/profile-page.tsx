@@ -1,5 +1,6 @@
 import { Page } from '../../components/layout/page.tsx';
 import { useAuth } from '../../stores/auth-store.ts';
+import { PreferencesForm } from '../preferences/preferences-form.tsx';
 import { AccountForm } from './account-form.tsx';
 import { PasswordForm } from './password-form.tsx';
 import { ProfileSection } from './profile-section.tsx';
@@ -7,7 +8,7 @@ import { SignOutEverywhere } from './sign-out-everywhere.tsx';
 
 /**
  * /profile: the signed-in person's own details (name, display name; a radiologist's description and
- * signature as their reports print them), password, and sessions.
+ * signature as their reports print them), password, preferences (features/preferences), and sessions.
  */
 export function ProfilePage() {
   const user = useAuth((state) => state.user);
@@ -28,6 +29,12 @@ export function ProfilePage() {
         </ProfileSection>
         <ProfileSection title="Password" description="Your current password is needed to choose a new one.">
           <PasswordForm email={user.email} />
+        </ProfileSection>
+        <ProfileSection
+          title="Preferences"
+          description="Saved to your account as you change them: they follow you to any browser."
+        >
+          <PreferencesForm userId={user.id} />
         </ProfileSection>
         <ProfileSection title="Sessions">
           <SignOutEverywhere />
