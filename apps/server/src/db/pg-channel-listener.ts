@@ -30,6 +30,8 @@ export type TChannelListenerOptions = {
 export type TChannelListening = (() => Promise<void>) & { sync(): Promise<boolean> };
 
 const RETRY_MIN_MS = 500;
+/** A sync() round trip slower than this answers false and the connection is replaced as lost. */
+const SYNC_TIMEOUT_MS = 2_000;
 const RETRY_MAX_MS = 30_000;
 
 /**
@@ -125,11 +127,23 @@ export async function listenToChannel(
   async function roundTrip(): Promise<boolean> {
     const current = client;
     if (!current) return false;
+    let timer: NodeJS.Timeout | undefined;
+    // A connection that hangs without failing must not hold every caller.
+    const timedOut = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), SYNC_TIMEOUT_MS);
+      timer.unref();
+    });
+    const answered = current.query('').then(
+      () => client === current,
+      () => false,
+    );
     try {
-      await current.query('');
-      return client === current;
-    } catch {
-      return false;
+      const heard = await Promise.race([answered, timedOut]);
+      // Hanging without failing: lost all the same (onLost, then a new connection).
+      if (!heard && client === current) lose(new Error('the LISTEN connection did not answer'));
+      return heard;
+    } finally {
+      clearTimeout(timer);
     }
   }
   let inFlight: Promise<boolean> | null = null;
