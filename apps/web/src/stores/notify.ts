@@ -49,7 +49,11 @@ export const sonnerNotifier: Notifier = {
     );
     return id;
   },
-  dismiss: (id) => void loaded().then(({ toast }) => toast.dismiss(id), () => undefined),
+  dismiss: (id) =>
+    void loaded().then(
+      ({ toast }) => toast.dismiss(id),
+      () => undefined,
+    ),
 };
 
 export { TOAST_KINDS, type TToastKind };
