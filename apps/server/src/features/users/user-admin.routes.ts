@@ -19,10 +19,11 @@ import { AppError } from '../../http/app-error.ts';
 import { registerMultipart } from '../../http/multipart.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { saveUser } from './commands/save-user.ts';
+import { updateOwnDetails } from './commands/update-own-details.ts';
 import { resendInvitation, startPasswordReset, type TIssuedLink } from './commands/user-links.ts';
 import { presentManagedUserRow } from './user-admin.presenter.ts';
 import { readUserForm, USER_FORM_LIMITS } from './user-form.ts';
-import { authorizeUserAdministration } from './users.policy.ts';
+import { administersUsers, authorizeUserAdministration } from './users.policy.ts';
 import { findUserRow, findVisibleUser } from './users.queries.ts';
 
 const security = [{ bearerAuth: [] }];
@@ -94,23 +95,27 @@ export const userAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         consumes: ['multipart/form-data', 'application/json'],
         summary: 'Create a user (no id) and invite them by e-mail, or change a user (id)',
         description:
-          "Multipart fields: id, role, first_name, last_name, email, display_name, status, by_user_id (required: the caller), organisation_fk (the caller's), radiologist_description, user_type (RADIOLOGIST or REPORTER, radiologists only), facility_fks (repeated; an empty value clears), delete_signature, and the file signature_file (PNG or JPEG by content, at most 1 MB and 4 megapixels). Creating needs role, first_name, last_name and email; the new user gets an invitation e-mail with a one-time link to choose their password (valid 7 days). Nobody changes their own role, status or facilities; the last active administrator can be neither demoted nor disabled (409). Disabling, a role change and a facility change apply on the user's next request.",
+          "Multipart fields: id, role, first_name, last_name, email, display_name, status, by_user_id (required: the caller), organisation_fk (the caller's), radiologist_description, user_type (RADIOLOGIST or REPORTER, radiologists only), facility_fks (repeated; an empty value clears), delete_signature, and the file signature_file (PNG or JPEG by content, at most 1 MB and 4 megapixels). Creating needs role, first_name, last_name and email; the new user gets an invitation e-mail with a one-time link to choose their password (valid 7 days). Anyone may change their own names, display name and (radiologists) description and signature with id = themselves; nobody changes their own role, status, user type, facilities or (unless an administrator) e-mail; the last active administrator can be neither demoted nor disabled (409). Disabling, a role change and a facility change apply on the user's next request.",
         response: { 200: ZSaveUserResponse, 201: ZSaveUserResponse, ...ZSaveResponses },
       },
     },
     async (request, reply) => {
-      const scope = await administrationScope(request);
+      const scope = await loadScope(db, requirePrincipal(request));
       const { fields, signature } = await readUserForm(request);
       assertActingAs(scope.principal, fields.by_user_id);
+      // One's own details (the profile) are for everyone; managing users is for administrators.
+      const ownDetails = fields.id === scope.principal.userId && !administersUsers(scope.principal);
+      if (!ownDetails) authorizeUserAdministration(scope.principal);
+      const input = {
+        scope,
+        fields,
+        signature,
+        origin: originOf(request),
+        publicUrl: config.publicUrl,
+        blobs,
+      };
       const result = await db.transaction((tx) =>
-        saveUser(tx, {
-          scope,
-          fields,
-          signature,
-          origin: originOf(request),
-          publicUrl: config.publicUrl,
-          blobs,
-        }),
+        ownDetails ? updateOwnDetails(tx, input) : saveUser(tx, input),
       );
       if (result.accessChanged) announceUserChange(result.userId);
       if (result.invitation) {

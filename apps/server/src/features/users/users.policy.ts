@@ -79,12 +79,13 @@ function manages(scope: TScope, target: TManagedTarget): boolean {
 
 /**
  * The decisions, for a user the caller sees in user administration. Nobody changes their own status
- * (or role: see save-user); one's own details may be edited by administrators of either kind. The
+ * (or role: see save-user); everyone may edit their own details (commands/update-own-details). The
  * links (reset, invitation) are for others: one's own password is changed on the profile.
  */
 export function canManageUser(scope: TScope, action: TManagedUserAction, target: TManagedTarget): boolean {
   const self = target.row.id === scope.principal.userId;
-  if (self) return action === 'edit' && administersUsers(scope.principal);
+  // Everyone edits their own details (the profile); what decides access stays with administrators.
+  if (self) return action === 'edit';
   if (!manages(scope, target)) return false;
   switch (action) {
     case 'edit':

@@ -55,7 +55,7 @@ const required = (field: string) =>
 
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
-async function storeSignature(tx: TTx, input: TSaveUserInput): Promise<string | null> {
+export async function storeSignature(tx: TTx, input: TSaveUserInput): Promise<string | null> {
   if (!input.signature) return null;
   const file = await storeFile(tx, input.blobs, {
     data: input.signature.data,
@@ -68,7 +68,7 @@ async function storeSignature(tx: TTx, input: TSaveUserInput): Promise<string | 
   return file.id;
 }
 
-function signatureChange(fileId: string | null, fields: TSaveUserFields) {
+export function signatureChange(fileId: string | null, fields: TSaveUserFields) {
   if (fileId) return { signatureFileId: fileId };
   return fields.delete_signature ? { signatureFileId: null } : {};
 }
@@ -132,7 +132,11 @@ async function createUser(
 }
 
 /** Refuses a change of one's own role, status or assignment (403 naming the field). */
-function assertNotOwnAccess(input: TSaveUserInput, target: TManagedTarget, current: TCurrentAssignment) {
+export function assertNotOwnAccess(
+  input: TSaveUserInput,
+  target: TManagedTarget,
+  current: TCurrentAssignment,
+) {
   const { fields } = input;
   const own = (field: string) =>
     new AppError('FORBIDDEN', `${field}: you may not change your own ${field.replace('_', ' ')}`, {
