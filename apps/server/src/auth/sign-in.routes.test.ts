@@ -164,6 +164,7 @@ describe('bad input', () => {
         'config',
         'email-link/request',
         'email-link/sign-in',
+        'password',
         'password-policy',
         'password-reset/confirm',
         'password-reset/request',
@@ -177,6 +178,7 @@ describe('bad input', () => {
     for (const [, operations] of auth)
       for (const operation of Object.values(operations)) expect(operation.tags).toEqual(['auth']);
     expect(document.paths['/api/v1/auth/sign-out-all']?.post?.security).toEqual([{ bearerAuth: [] }]);
+    expect(document.paths['/api/v1/auth/password']?.post?.security).toEqual([{ bearerAuth: [] }]);
     expect(document.paths['/api/v1/auth/sign-in']?.post?.security).toBeUndefined();
   });
 });
