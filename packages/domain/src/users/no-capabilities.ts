@@ -8,4 +8,6 @@ export const NO_CAPABILITIES: Readonly<TUserCapabilities> = Object.freeze({
   tag_studies: false,
   use_templates: false,
   create_organisation_templates: false,
+  manage_users: false,
+  assignable_roles: [],
 });

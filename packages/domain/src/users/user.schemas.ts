@@ -65,6 +65,10 @@ export const ZUserCapabilities = z
     use_templates: z.boolean(),
     /** Create ORGANISATION templates (canTemplate create, scope ORGANISATION). */
     create_organisation_templates: z.boolean(),
+    /** Manage users at all: GET /user, POST /user for others, resets (users policy). */
+    manage_users: z.boolean(),
+    /** The roles they may give a user they manage (users policy); empty for most. */
+    assignable_roles: z.array(ZRole),
   })
   .describe("What the signed-in user may do at all (computed by the server's policies)");
 export type TUserCapabilities = z.infer<typeof ZUserCapabilities>;

@@ -5,6 +5,7 @@ import type { TPrincipal } from '../../auth/principal.ts';
 import { canTag } from '../tags/tags.policy.ts';
 import { canTemplate } from '../templates/templates.policy.ts';
 import { canWorklist } from '../studies/study.policy.ts';
+import { administersUsers, assignableRoles } from './users.policy.ts';
 
 export function userCapabilities(principal: TPrincipal): TUserCapabilities {
   return {
@@ -14,5 +15,7 @@ export function userCapabilities(principal: TPrincipal): TUserCapabilities {
     tag_studies: canTag(principal, 'tag-studies'),
     use_templates: canTemplate(principal, 'use'),
     create_organisation_templates: canTemplate(principal, 'create', { scope: 'ORGANISATION' }),
+    manage_users: administersUsers(principal),
+    assignable_roles: [...assignableRoles(principal)],
   };
 }

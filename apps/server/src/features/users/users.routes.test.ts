@@ -1,4 +1,4 @@
-import { ZUser, ZUserDetails } from '@ris/domain';
+import { ROLES, ZUser, ZUserDetails } from '@ris/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userFacilities } from '../../db/schema/index.ts';
 import { buildFacility, buildOrganisation, buildUser, TEST_PASSWORD } from '../../test/factories.ts';
@@ -287,6 +287,8 @@ describe('GET /user/details/{id}: capabilities', () => {
     tag_studies: false,
     use_templates: false,
     create_organisation_templates: false,
+    manage_users: false,
+    assignable_roles: [],
   };
 
   it('tells each signed-in user what they may do at all, from the policies', async () => {
@@ -298,6 +300,8 @@ describe('GET /user/details/{id}: capabilities', () => {
       tag_studies: true,
       use_templates: true,
       create_organisation_templates: true,
+      manage_users: true,
+      assignable_roles: [...ROLES],
     });
     expect(await capabilitiesOf(facilityAdmin)).toEqual({
       ...NONE,
@@ -305,6 +309,8 @@ describe('GET /user/details/{id}: capabilities', () => {
       assign_anyone: true,
       tag_studies: true,
       use_templates: true,
+      manage_users: true,
+      assignable_roles: ['TRANSCRIPTIONIST', 'REFERRING_PHYSICIAN'],
     });
     expect(await capabilitiesOf(radiologist)).toEqual({
       ...NONE,

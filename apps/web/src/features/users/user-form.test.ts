@@ -1,13 +1,6 @@
 import type { TManagedUser } from '@ris/domain';
 import { describe, expect, it } from 'vitest';
-import {
-  assignableRoles,
-  checkDraft,
-  draftOf,
-  existingUser,
-  signatureFileError,
-  userFormData,
-} from './user-form.ts';
+import { checkDraft, draftOf, existingUser, signatureFileError, userFormData } from './user-form.ts';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const F1 = '00000000-0000-4000-8000-0000000000f1';
@@ -42,12 +35,6 @@ const entries = (form: FormData) =>
   [...form.entries()].map(([name, value]) => [name, typeof value === 'string' ? value : value.name]);
 
 describe('user form', () => {
-  it('offers an admin every role and a facility admin transcriptionists and referring physicians', () => {
-    expect(assignableRoles('ADMIN')).toContain('ADMIN');
-    expect(assignableRoles('FACILITY_ADMIN')).toEqual(['TRANSCRIPTIONIST', 'REFERRING_PHYSICIAN']);
-    expect(assignableRoles('RADIOLOGIST')).toEqual([]);
-  });
-
   it('checks the required fields, the e-mail and the facilities of the role before sending', () => {
     expect(checkDraft(draftOf(null))).toEqual({
       role: 'Choose a role',

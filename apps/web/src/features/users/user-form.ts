@@ -2,7 +2,6 @@
 // and the multipart body of POST /user it becomes (spec §7 field names).
 import {
   MAX_SIGNATURE_BYTES,
-  ROLES,
   SIGNATURE_MEDIA_TYPES,
   type TManagedUser,
   type TRadiologistUserType,
@@ -33,19 +32,6 @@ export const USER_FIELDS: readonly TUserField[] = [
   'facility_fks',
   'signature_file',
 ];
-
-/** The roles a facility administrator gives (in their own facility); an admin gives every role. */
-const FACILITY_ADMIN_ASSIGNS: readonly TRole[] = ['TRANSCRIPTIONIST', 'REFERRING_PHYSICIAN'];
-
-/**
- * The roles the role picker offers a caller of `callerRole`. The server decides (and refuses
- * anything else, naming the field); this only keeps choices off the screen that would be refused.
- */
-export function assignableRoles(callerRole: TRole | null | undefined): readonly TRole[] {
-  if (callerRole === 'ADMIN') return ROLES;
-  if (callerRole === 'FACILITY_ADMIN') return FACILITY_ADMIN_ASSIGNS;
-  return [];
-}
 
 /** Roles that work in chosen facilities (an admin sees every facility of the organisation). */
 export function roleHasFacilities(role: TRole | ''): boolean {

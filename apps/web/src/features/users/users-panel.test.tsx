@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { NO_CAPABILITIES, type TFacility, type TManagedUser, type TUserList } from '@ris/domain';
+import { NO_CAPABILITIES, ROLES, type TFacility, type TManagedUser, type TUserList } from '@ris/domain';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { byLabel, byName, click, typeInto, waitFor, type Rendered } from '../../test/dom.tsx';
 import { authStore } from '../../stores/auth-store.ts';
@@ -97,7 +97,8 @@ async function open() {
     user: ADMIN,
     roleDetails: { radiologist_details: null, transcriptionist_details: null, facility_details: null },
     facilities: [FACILITY, LAKESIDE],
-    capabilities: NO_CAPABILITIES,
+    // The roles an admin may give, as the server's users policy sends them.
+    capabilities: { ...NO_CAPABILITIES, manage_users: true, assignable_roles: [...ROLES] },
   });
   view = await renderRoutes([{ path: '/organisation', element: <UsersPanel /> }], '/organisation');
 }

@@ -1,5 +1,6 @@
 import {
   PAGE_SIZES,
+  ROLES,
   RECORD_STATUSES,
   label,
   type TManagedUser,
@@ -21,7 +22,6 @@ import { useAuth } from '../../stores/auth-store.ts';
 import { ListTable, SearchField, TD_CLASS, TH_CLASS, useDebouncedValue } from '../templates/list-parts.tsx';
 import { PaginationBar } from '../worklist/pagination-bar.tsx';
 import { ResetPasswordDialog } from './reset-password-dialog.tsx';
-import { assignableRoles } from './user-form.ts';
 import { UserFormDialog } from './user-form-dialog.tsx';
 import { UserRowMenu, type TUserRowAction } from './user-row-menu.tsx';
 import { UserStatusDialog } from './user-status-dialog.tsx';
@@ -81,7 +81,8 @@ export function UsersPanel() {
   const caller = useAuth((state) => state.user);
   const facilities = useAuth((state) => state.facilities);
   const callerId = caller?.id ?? '';
-  const roles = assignableRoles(caller?.role);
+  // The roles the server's users policy lets the caller give (their capabilities).
+  const roles = useAuth((state) => state.capabilities.assignable_roles);
   const [search, setSearch] = useState('');
   const [role, setRole] = useState<TRole | ''>('');
   const [status, setStatus] = useState<TRecordStatus | ''>('');
@@ -155,7 +156,7 @@ export function UsersPanel() {
           onChange={(event) => setRole(event.target.value as TRole | '')}
         >
           <option value="">All roles</option>
-          {assignableRoles('ADMIN').map((value) => (
+          {ROLES.map((value) => (
             <option key={value} value={value}>
               {label(value)}
             </option>
