@@ -127,6 +127,12 @@ describe('finalizing stores the PDF', () => {
       expect((await download(final.pdf_url ?? '')).status).toBe(403);
     } finally {
       await server.db.update(t.users).set({ status: 'ACTIVE' }).where(eq(t.users.id, w.users.radiologist.id));
+      // Disabling ended the radiologist's sessions (migration 0010's trigger); the next tests sign
+      // requests with the same session, so it is brought back with the account.
+      await server.db
+        .update(t.authSessions)
+        .set({ revokedAt: null, revokedReason: null })
+        .where(eq(t.authSessions.userId, w.users.radiologist.id));
     }
   });
 
