@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { organisationApi } from './organisation-api.ts';
 
 export type TLetterheadPart = 'header' | 'footer';
 
@@ -48,32 +47,3 @@ export function usePickedImages() {
 }
 
 export type TPickedImagesControl = ReturnType<typeof usePickedImages>;
-
-/**
- * An object URL of a stored letterhead image (an `/api/v1/...` path an <img> cannot load itself: it
- * needs the bearer token). `version` (the facility's updated_at) loads a replaced image afresh; null
- * while loading, when there is none, or when it could not be loaded.
- */
-export function useStoredImageUrl(path: string | null, version: string): string | null {
-  const key = path ? `${path}#${version}` : null;
-  const [loaded, setLoaded] = useState<{ key: string; url: string } | null>(null);
-  useEffect(() => {
-    if (!path || !key) return;
-    const controller = new AbortController();
-    let created: string | null = null;
-    organisationApi
-      .image(path, controller.signal)
-      .then((blob) => {
-        created = URL.createObjectURL(blob);
-        setLoaded({ key, url: created });
-      })
-      .catch(() => {
-        // An image that cannot be loaded shows as an empty band; the upload controls still work.
-      });
-    return () => {
-      controller.abort();
-      if (created) URL.revokeObjectURL(created);
-    };
-  }, [path, key]);
-  return loaded && loaded.key === key ? loaded.url : null;
-}

@@ -9,7 +9,6 @@ import {
 } from '@ris/domain';
 import { apiClient } from '../../api/client.ts';
 import { uploadForm } from '../../api/upload.ts';
-import { apiRelativePath } from '../../api/http.ts';
 
 const enc = encodeURIComponent;
 
@@ -75,12 +74,6 @@ export const organisationApi = {
       query: { delete_header: part === 'header', delete_footer: part === 'footer' },
       parse: parseFacility,
     }),
-  /** A letterhead image (an `/api/v1/...` path), fetched with the bearer token. */
-  image: (path: string, signal?: AbortSignal): Promise<Blob> => {
-    const relative = apiRelativePath(path);
-    if (relative === null) return Promise.reject(new Error(`not an API path: ${path}`));
-    return apiClient.blob('GET', relative, { signal });
-  },
   /** GET /comm/outbox (administrators): every outbound message of the organisation. */
   outbox: (offset: number, limit: number, signal?: AbortSignal): Promise<TOutboxPage> =>
     apiClient.get('/comm/outbox', {

@@ -2,38 +2,9 @@ import { MAX_SIGNATURE_BYTES } from '@ris/domain';
 import { ImageUp, Trash2, Undo2 } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
+import { useStoredImageUrl } from '../../components/hooks/use-stored-image-url.ts';
 import { cn } from '../../components/ui/cn.ts';
 import { signatureFileError } from './user-form.ts';
-import { usersApi } from './users-api.ts';
-
-/**
- * An object URL of a stored signature (an `/api/v1/...` path an <img> cannot load itself: it needs
- * the bearer token). `version` (the user's updated_at) loads a replaced image afresh; null while
- * loading, when there is none, or when it could not be loaded.
- */
-export function useStoredSignatureUrl(path: string | null, version: string): string | null {
-  const key = path ? `${path}#${version}` : null;
-  const [loaded, setLoaded] = useState<{ key: string; url: string } | null>(null);
-  useEffect(() => {
-    if (!path || !key) return;
-    const controller = new AbortController();
-    let created: string | null = null;
-    usersApi
-      .signature(path, controller.signal)
-      .then((blob) => {
-        created = URL.createObjectURL(blob);
-        setLoaded({ key, url: created });
-      })
-      .catch(() => {
-        // A signature that cannot be loaded shows as the empty space to sign by hand.
-      });
-    return () => {
-      controller.abort();
-      if (created) URL.revokeObjectURL(created);
-    };
-  }, [path, key]);
-  return loaded && loaded.key === key ? loaded.url : null;
-}
 
 /** An object URL for a picked file, revoked when the file changes or the component goes. */
 export function usePickedFileUrl(file: File | null): string | null {
@@ -129,7 +100,7 @@ export function SignatureField({
   const inputId = useId();
   const errorId = useId();
   const [pickError, setPickError] = useState<string | null>(null);
-  const stored = useStoredSignatureUrl(removed ? null : storedPath, version);
+  const stored = useStoredImageUrl(removed ? null : storedPath, version);
   const pickedUrl = usePickedFileUrl(picked);
   const shown = pickedUrl ?? stored;
   const message = pickError ?? error;

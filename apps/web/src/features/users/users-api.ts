@@ -12,7 +12,6 @@ import {
   type TUserList,
 } from '@ris/domain';
 import { apiClient } from '../../api/client.ts';
-import { apiRelativePath } from '../../api/http.ts';
 
 const enc = encodeURIComponent;
 
@@ -73,10 +72,4 @@ export const usersApi = {
       {},
       { parse: (data) => ZResendInvitationResponse.parse(data) },
     ),
-  /** A stored signature image (an `/api/v1/...` path), fetched with the bearer token. */
-  signature: (path: string, signal?: AbortSignal): Promise<Blob> => {
-    const relative = apiRelativePath(path);
-    if (relative === null) return Promise.reject(new Error(`not an API path: ${path}`));
-    return apiClient.blob('GET', relative, { signal });
-  },
 };
