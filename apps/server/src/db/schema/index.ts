@@ -7,6 +7,7 @@ export * from './files.ts';
 export * from './jobs.ts';
 export * from './notifications.ts';
 export * from './organisations.ts';
+export * from './pacs.ts';
 export * from './patients.ts';
 export * from './preferences.ts';
 export * from './relations.ts';

@@ -16,6 +16,7 @@ import { createdAt, primaryId, timestamps, timestamptz } from './columns.ts';
 import { modalityGroupEnum, priorityTagEnum, studyStatusEnum } from './enums.ts';
 import { storedFiles } from './files.ts';
 import { facilities, organisations } from './organisations.ts';
+import { pacsArchives } from './pacs.ts';
 import { patients } from './patients.ts';
 import { referringPhysicians, users } from './users.ts';
 
@@ -77,6 +78,14 @@ export const studies = pgTable(
     referringPhysicianName: text('referring_physician_name'),
     clinicalHistory: text('clinical_history'),
     collaborationEnabled: boolean('collaboration_enabled').notNull().default(false),
+    /** The archive the study's images are in (null: typed in, or the PACS_DICOMWEB_URL default). */
+    pacsArchiveId: uuid('pacs_archive_id').references((): AnyPgColumn => pacsArchives.id, {
+      onDelete: 'set null',
+    }),
+    /** The archive's own id of the study (Orthanc's study id), for its REST calls. */
+    archiveStudyKey: text('archive_study_key'),
+    /** When the archive reported the study gone (the item is kept, marked). */
+    archiveDeletedAt: timestamptz('archive_deleted_at'),
     /** Null for studies that arrived from the PACS rather than from a user. */
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'restrict' }),
     deletedAt: timestamptz('deleted_at'),
@@ -142,6 +151,9 @@ export const studies = pgTable(
     index('studies_referring_physician_idx')
       .on(t.referringPhysicianId)
       .where(sql`${t.referringPhysicianId} is not null`),
+    index('studies_pacs_archive_idx')
+      .on(t.pacsArchiveId)
+      .where(sql`${t.pacsArchiveId} is not null`),
     index('studies_duplicated_from_idx')
       .on(t.duplicatedFromStudyId)
       .where(sql`${t.duplicatedFromStudyId} is not null`),
