@@ -3,6 +3,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { authRoutes } from './auth/auth.routes.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { createIdentity, type Identity } from './auth/identity.ts';
+import { resolveTokenSecret } from './auth/token-secret.ts';
+import { secretBoxOf, type SecretBox } from './integrations/sealed-secrets.ts';
 import type { TConfig } from './config.ts';
 import type { TDatabase } from './db/client.ts';
 import { DomainEvents } from './events/domain-events.ts';
@@ -73,6 +75,8 @@ declare module 'fastify' {
     events: DomainEvents;
     /** Sign-in, sessions and the token verifier (apps/server/src/auth). */
     identity: Identity;
+    /** Opens and seals the secrets the server keeps for others (archive credentials). */
+    secretBox: SecretBox;
   }
 }
 
@@ -106,6 +110,11 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
   app.decorate('identity', identity);
   // Signed pdf_url paths; the key derives from the token secret createIdentity has just resolved.
   app.decorate('reportDownloads', await createReportDownloads(config));
+  // Sealed archive credentials (integrations/sealed-secrets.ts), keyed from the same token secret.
+  app.decorate(
+    'secretBox',
+    secretBoxOf((await resolveTokenSecret(config.auth.tokenSecret, config.dataDir)).secret),
+  );
   app.decorateRequest('principal', null);
   app.addHook('onClose', async () => identity.close());
   // Durable jobs: report shares, support mail, the final-report webhook. Added after the identity's
