@@ -51,3 +51,4 @@ export * from './radiologists/radiologist.schemas.ts';
 export * from './preferences/column-settings.ts';
 export * from './preferences/preferences.ts';
 export * from './preferences/preference.schemas.ts';
+export * from './pacs/archive.schemas.ts';
