@@ -31,7 +31,9 @@ function layerRules(layers) {
 }
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/data/**', 'apps/server/drizzle/**'] },
+  {
+    ignores: ['**/dist/**', '**/node_modules/**', '**/data/**', 'apps/server/drizzle/**', 'apps/server/vendor/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
