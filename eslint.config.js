@@ -32,7 +32,13 @@ function layerRules(layers) {
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '**/data/**', 'apps/server/drizzle/**', 'apps/server/vendor/**'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/data/**',
+      'apps/server/drizzle/**',
+      'apps/server/vendor/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.strict,
