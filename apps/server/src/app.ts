@@ -32,6 +32,7 @@ import { createReportDownloads } from './features/report-output/report-downloads
 import { facilityRoutes } from './features/facilities/facilities.routes.ts';
 import { commRoutes } from './features/comm/comm.routes.ts';
 import { supportRoutes } from './features/support/support.routes.ts';
+import { archiveRoutes } from './features/pacs/archives/archives.routes.ts';
 import { deliveryJobHandlers, messageIdDomainOf } from './features/comm/delivery-jobs.ts';
 import { registerJobRunner } from './jobs/register-job-runner.ts';
 import {
@@ -179,6 +180,7 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
         await secured.register(facilityRoutes);
         await secured.register(commRoutes);
         await secured.register(supportRoutes);
+        await secured.register(archiveRoutes);
         if (beforeReadySecured) await beforeReadySecured(secured);
       });
       if (beforeReady) await beforeReady(api);

@@ -63,12 +63,13 @@ async function snapshot(): Promise<string> {
     server.db.select().from(t.storedFiles),
     server.db.select().from(t.userPreferences),
   ]);
-  const [users, organisations, facilities, templates, macros] = await Promise.all([
+  const [users, organisations, facilities, templates, macros, pacsArchives] = await Promise.all([
     server.db.select().from(t.users),
     server.db.select().from(t.organisations),
     server.db.select().from(t.facilities),
     server.db.select().from(t.templates),
     server.db.select().from(t.macros),
+    server.db.select().from(t.pacsArchives),
   ]);
   const [reports, reportVersions, reportImages, patientDocuments, studies] = await Promise.all([
     server.db.select().from(t.reports),
@@ -92,6 +93,7 @@ async function snapshot(): Promise<string> {
     jobs,
     storedFiles,
     userPreferences,
+    pacsArchives,
   });
 }
 
@@ -172,6 +174,16 @@ beforeAll(async () => {
   const [physicianA] = await db
     .insert(t.referringPhysicians)
     .values({ organisationId: organisationA.id, name: 'Dr Matrix', email: 'matrix-referrer@clinic.test' })
+    .returning();
+  // An image archive of organisation A (issue 14).
+  const [archiveA] = await db
+    .insert(t.pacsArchives)
+    .values({
+      organisationId: organisationA.id,
+      name: 'Matrix PACS',
+      kind: 'dicomweb',
+      dicomwebUrl: 'http://127.0.0.1:9/dicom-web',
+    })
     .returning();
   const reportFixture = { id: reportA?.id ?? '', report_id: reportA?.id ?? '', image_id: imageA?.id ?? '' };
   const byStudy = { worklist_id: studyA.id };
@@ -256,6 +268,9 @@ beforeAll(async () => {
     '/api/v1/user/organisation/{id}': { id: organisationA.id },
     // Preferences (issue 13).
     '/api/v1/user/preference/{user}': { user: userA.id },
+    // Image archives (issue 14).
+    '/api/v1/pacs/archives/{id}': { id: archiveA?.id ?? '' },
+    '/api/v1/pacs/archives/{id}/test': { id: archiveA?.id ?? '' },
   };
 });
 afterAll(async () => {

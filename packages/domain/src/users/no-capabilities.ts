@@ -10,4 +10,5 @@ export const NO_CAPABILITIES: Readonly<TUserCapabilities> = Object.freeze({
   create_organisation_templates: false,
   manage_users: false,
   assignable_roles: [],
+  manage_archives: false,
 });

@@ -69,6 +69,8 @@ export const ZUserCapabilities = z
     manage_users: z.boolean(),
     /** The roles they may give a user they manage (users policy); empty for most. */
     assignable_roles: z.array(ZRole),
+    /** Configure the organisation's image archives (PACS archives policy). */
+    manage_archives: z.boolean(),
   })
   .describe("What the signed-in user may do at all (computed by the server's policies)");
 export type TUserCapabilities = z.infer<typeof ZUserCapabilities>;

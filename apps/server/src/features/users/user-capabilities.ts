@@ -5,6 +5,7 @@ import type { TPrincipal } from '../../auth/principal.ts';
 import { canTag } from '../tags/tags.policy.ts';
 import { canTemplate } from '../templates/templates.policy.ts';
 import { canWorklist } from '../studies/study.policy.ts';
+import { canArchive } from '../pacs/archives/archives.policy.ts';
 import { administersUsers, assignableRoles } from './users.policy.ts';
 
 export function userCapabilities(principal: TPrincipal): TUserCapabilities {
@@ -17,5 +18,6 @@ export function userCapabilities(principal: TPrincipal): TUserCapabilities {
     create_organisation_templates: canTemplate(principal, 'create', { scope: 'ORGANISATION' }),
     manage_users: administersUsers(principal),
     assignable_roles: [...assignableRoles(principal)],
+    manage_archives: canArchive(principal, 'manage'),
   };
 }

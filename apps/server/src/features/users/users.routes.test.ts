@@ -289,6 +289,7 @@ describe('GET /user/details/{id}: capabilities', () => {
     create_organisation_templates: false,
     manage_users: false,
     assignable_roles: [],
+    manage_archives: false,
   };
 
   it('tells each signed-in user what they may do at all, from the policies', async () => {
@@ -302,6 +303,7 @@ describe('GET /user/details/{id}: capabilities', () => {
       create_organisation_templates: true,
       manage_users: true,
       assignable_roles: [...ROLES],
+      manage_archives: true,
     });
     expect(await capabilitiesOf(facilityAdmin)).toEqual({
       ...NONE,
