@@ -32,6 +32,8 @@ import { createReportDownloads } from './features/report-output/report-downloads
 import { facilityRoutes } from './features/facilities/facilities.routes.ts';
 import { commRoutes } from './features/comm/comm.routes.ts';
 import { supportRoutes } from './features/support/support.routes.ts';
+import { dicomRoutes } from './features/dicom/dicom.routes.ts';
+import { dicomZipRoutes } from './features/dicom/dicom-zip.routes.ts';
 import { archiveRoutes } from './features/pacs/archives/archives.routes.ts';
 import { deliveryJobHandlers, messageIdDomainOf } from './features/comm/delivery-jobs.ts';
 import { registerJobRunner } from './jobs/register-job-runner.ts';
@@ -155,6 +157,8 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
       await api.register(authRoutes(identity), { prefix: '/auth' });
       // Public: a report PDF's signed, short-lived pdf_url (the signature is the authorisation).
       await api.register(reportDownloadRoutes);
+      // Public: a study zip's signed, short-lived URL (features/dicom/dicom-zip.routes.ts).
+      await api.register(dicomZipRoutes);
       // Everything else needs a signed-in user: the hook sets request.principal or answers 401.
       await api.register(async (secured) => {
         secured.addHook('onRequest', authenticate(identity.verifier));
@@ -180,6 +184,7 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
         await secured.register(facilityRoutes);
         await secured.register(commRoutes);
         await secured.register(supportRoutes);
+        await secured.register(dicomRoutes);
         await secured.register(archiveRoutes);
         if (beforeReadySecured) await beforeReadySecured(secured);
       });

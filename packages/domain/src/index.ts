@@ -52,3 +52,4 @@ export * from './preferences/column-settings.ts';
 export * from './preferences/preferences.ts';
 export * from './preferences/preference.schemas.ts';
 export * from './pacs/archive.schemas.ts';
+export * from './dicom/dicom.schemas.ts';

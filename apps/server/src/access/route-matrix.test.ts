@@ -25,7 +25,11 @@ type TDocument = { paths: Record<string, Record<string, TOperation>> };
 type TRoute = { method: string; path: string; secured: boolean };
 
 /** Public by design: the signed, short-lived pdf_url (features/report-output/report-download.routes.ts). */
-const SIGNED_URL_ROUTES = new Set(['GET /api/v1/worklist/report/{id}/pdf']);
+const SIGNED_URL_ROUTES = new Set([
+  'GET /api/v1/worklist/report/{id}/pdf',
+  // A study zip's signed, short-lived URL (features/dicom/dicom-zip.routes.ts).
+  'GET /api/v1/dicom/zip/{id}',
+]);
 
 let server: TTestServer;
 let routes: TRoute[];
@@ -216,6 +220,14 @@ beforeAll(async () => {
       body: { ...byStudy, mobile_numbers: ['+919876543210'], by_user_id: userA.id },
     },
     { method: 'GET', path: `/api/v1/comm/messages?worklist_id=${studyA.id}` },
+    // Study images by Study Instance UID (features/dicom).
+    { method: 'GET', path: `/api/v1/dicom/get-dicom-zip-url?study_uid=${studyA.studyUid ?? ''}` },
+    { method: 'GET', path: `/api/v1/dicom/series?study_uid=${studyA.studyUid ?? ''}` },
+    {
+      method: 'GET',
+      path: `/api/v1/dicom/series-thumbnail?study_uid=${studyA.studyUid ?? ''}&series_uid=1.2.3`,
+    },
+    { method: 'DELETE', path: `/api/v1/dicom/delete-study?study_uid=${studyA.studyUid ?? ''}` },
     {
       method: 'POST',
       path: '/api/v1/user/referring-physician',

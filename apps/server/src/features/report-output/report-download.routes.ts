@@ -4,9 +4,8 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { loadScope } from '../../access/scope.ts';
-import type { TPrincipal } from '../../auth/principal.ts';
-import type { TDbOrTx } from '../../db/client.ts';
-import { radiologistDetails, reports, storedFiles, users } from '../../db/schema/index.ts';
+import { linkPrincipal } from '../../auth/link-principal.ts';
+import { reports, storedFiles } from '../../db/schema/index.ts';
 import { BlobNotFoundError } from '../../files/blob-store.ts';
 import { AppError } from '../../http/app-error.ts';
 import { mayReadReport } from '../reports/report.policy.ts';
@@ -15,40 +14,6 @@ import { sendAttachment } from './content-disposition.ts';
 import { PDF_MEDIA_TYPE } from './report-file.ts';
 
 const refused = () => new AppError('FORBIDDEN', 'This download link is invalid or has expired');
-
-/**
- * The user a link was made for, as a principal, while they are still an active member of the
- * report's organisation; null otherwise. Their scope is then re-read like any request's.
- */
-async function linkPrincipal(
-  db: TDbOrTx,
-  userId: string,
-  organisationId: string,
-): Promise<TPrincipal | null> {
-  const [user] = await db
-    .select({ user: users, userType: radiologistDetails.userType })
-    .from(users)
-    .leftJoin(radiologistDetails, eq(radiologistDetails.userId, users.id))
-    .where(eq(users.id, userId));
-  if (
-    !user ||
-    user.user.status !== 'ACTIVE' ||
-    user.user.organisationId !== organisationId ||
-    !user.user.role
-  ) {
-    return null;
-  }
-  return {
-    userId,
-    email: user.user.email,
-    organisationId,
-    role: user.user.role,
-    userType: user.user.role === 'RADIOLOGIST' ? (user.userType ?? 'RADIOLOGIST') : null,
-    facilityIds: [],
-    sessionId: '',
-    issuedAt: 0,
-  };
-}
 
 /**
  * GET of a report's pdf_url: public (no bearer token, so a browser can follow it as a plain link)

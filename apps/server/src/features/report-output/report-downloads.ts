@@ -4,8 +4,7 @@
 // one the report serves: a draft's PDF once replaced. The signed final original (final_pdf_file_id)
 // stays downloadable after an addendum replaces the current PDF, so a link to it keeps working
 // until it expires. The key is derived from the identity token secret (never used as is).
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { resolveTokenSecret } from '../../auth/token-secret.ts';
+import { deriveLinkKey, LinkSigner } from '../../auth/signed-links.ts';
 import type { TConfig } from '../../config.ts';
 
 declare module 'fastify' {
@@ -24,27 +23,19 @@ export type TDownloadableFiles = { pdfFileId: string | null; finalPdfFileId: str
 const KEY_LABEL = 'ris/report-pdf-download/v1';
 
 export class ReportDownloads {
-  readonly #key: Buffer;
-  readonly #ttlSeconds: number;
-  readonly #now: () => Date;
+  readonly #signer: LinkSigner;
 
   constructor(key: Buffer, ttlSeconds: number, now: () => Date = () => new Date()) {
-    this.#key = key;
-    this.#ttlSeconds = ttlSeconds;
-    this.#now = now;
-  }
-
-  #sign(reportId: string, fileId: string, userId: string, expires: number): string {
-    return createHmac('sha256', this.#key).update(`${reportId}|${fileId}|${userId}|${expires}`).digest('hex');
+    this.#signer = new LinkSigner(key, ttlSeconds, now);
   }
 
   /** The download path of a stored report PDF for this user, valid for the configured TTL. */
   pathFor(reportId: string, fileId: string, userId: string, expires?: number): string {
-    const until = expires ?? Math.floor(this.#now().getTime() / 1000) + this.#ttlSeconds;
+    const until = expires ?? this.#signer.expiresFromNow();
     const query = new URLSearchParams({
       uid: userId,
       expires: String(until),
-      signature: this.#sign(reportId, fileId, userId, until),
+      signature: this.#signer.sign([reportId, fileId, userId], until),
     });
     return `/api/v1/worklist/report/${reportId}/pdf?${query.toString()}`;
   }
@@ -59,12 +50,9 @@ export class ReportDownloads {
    * report's current files (forged, altered, or made for a PDF the report no longer has).
    */
   verify(reportId: string, query: TDownloadQuery, files: TDownloadableFiles): string | null {
-    if (query.expires < Math.floor(this.#now().getTime() / 1000)) return null;
-    const given = Buffer.from(query.signature, 'hex');
     for (const fileId of [files.pdfFileId, files.finalPdfFileId]) {
-      if (!fileId) continue;
-      const expected = Buffer.from(this.#sign(reportId, fileId, query.uid, query.expires), 'hex');
-      if (given.length === expected.length && timingSafeEqual(given, expected)) return fileId;
+      if (fileId && this.#signer.verify([reportId, fileId, query.uid], query.expires, query.signature))
+        return fileId;
     }
     return null;
   }
@@ -72,7 +60,5 @@ export class ReportDownloads {
 
 /** The app's signer: its key is HMAC(identity token secret, label), so replicas sharing that secret agree. */
 export async function createReportDownloads(config: TConfig): Promise<ReportDownloads> {
-  const secret = await resolveTokenSecret(config.auth.tokenSecret, config.dataDir);
-  const key = createHmac('sha256', secret.secret).update(KEY_LABEL).digest();
-  return new ReportDownloads(key, config.reportDownloadUrlTtlSeconds);
+  return new ReportDownloads(await deriveLinkKey(config, KEY_LABEL), config.reportDownloadUrlTtlSeconds);
 }

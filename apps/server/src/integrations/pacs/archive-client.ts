@@ -51,6 +51,11 @@ export type TArchiveRequest = {
   signal?: AbortSignal;
   /** Time until the response headers arrive (default 15 s); the body may stream for longer. */
   timeoutMs?: number;
+  /**
+   * A long download streamed on (a study's zip): the time-out stops once the headers arrived, so
+   * only `signal` ends the body. Otherwise the time-out covers the whole call, body included.
+   */
+  streamBody?: boolean;
 };
 
 /** The absolute URL of a request to the archive. */
@@ -75,7 +80,10 @@ export async function archiveFetch(
   const url = archiveUrl(connection, request);
   const headers: Record<string, string> = { ...request.headers };
   if (connection.authorization) headers['authorization'] = connection.authorization;
-  const timeout = AbortSignal.timeout(request.timeoutMs ?? ARCHIVE_TIMEOUT_MS);
+  const timeoutMs = request.timeoutMs ?? ARCHIVE_TIMEOUT_MS;
+  const timer = request.streamBody ? new AbortController() : null;
+  const pending = timer ? setTimeout(() => timer.abort(), timeoutMs) : null;
+  const timeout = timer ? timer.signal : AbortSignal.timeout(timeoutMs);
   const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
   try {
     return await fetch(url, {
@@ -100,6 +108,8 @@ export async function archiveFetch(
       null,
       { cause: error },
     );
+  } finally {
+    if (pending) clearTimeout(pending);
   }
 }
 
