@@ -24,6 +24,9 @@ const ReferringPhysiciansPanel = lazy(() =>
 const PatientsPanel = lazy(() =>
   import('../patients/patients-panel.tsx').then((m) => ({ default: m.PatientsPanel })),
 );
+const ArchivesPanel = lazy(() =>
+  import('../pacs/archives-panel.tsx').then((m) => ({ default: m.ArchivesPanel })),
+);
 
 type TSection = 'layout' | 'outbox';
 
@@ -32,7 +35,7 @@ const SECTIONS: readonly { id: TSection; label: string }[] = [
   { id: 'outbox', label: 'Outbox' },
 ];
 
-export type TOrganisationTab = 'organisation' | 'users' | 'referring-physicians' | 'patients';
+export type TOrganisationTab = 'organisation' | 'users' | 'referring-physicians' | 'patients' | 'archives';
 
 /** The query parameter that keeps the open tab in the address (a reload or a shared link keeps it). */
 export const ORGANISATION_TAB_PARAM = 'tab';
@@ -42,16 +45,22 @@ const TAB_LABELS: Record<TOrganisationTab, string> = {
   users: 'Users',
   'referring-physicians': 'Referring physicians',
   patients: 'Patients',
+  archives: 'Archives',
 };
 
 /**
  * The tabs a caller of `role` gets. An admin: all of them, for the whole organisation. A facility
  * admin: their facility's letterhead, their facility's users, referring physicians and patients (the
  * server scopes every list and says on each record what they may do). Nobody else opens the screen.
+ * Archives: for whom the server's capabilities allow it (manage_archives: the organisation's admins).
  */
-export function organisationTabs(role: TRole | null | undefined): readonly TOrganisationTab[] {
+export function organisationTabs(
+  role: TRole | null | undefined,
+  manageArchives = false,
+): readonly TOrganisationTab[] {
   if (role === 'ADMIN' || role === 'FACILITY_ADMIN') {
-    return ['organisation', 'users', 'referring-physicians', 'patients'];
+    const tabs: TOrganisationTab[] = ['organisation', 'users', 'referring-physicians', 'patients'];
+    return manageArchives ? [...tabs, 'archives'] : tabs;
   }
   return [];
 }
@@ -114,13 +123,14 @@ export function OrganisationPage() {
   const user = useAuth((state) => state.user);
   const organisationId = user?.organisation_fk ?? '';
   const admin = user?.role === 'ADMIN';
+  const manageArchives = useAuth((state) => state.capabilities.manage_archives);
   const [params, setParams] = useSearchParams();
   const details = useQuery({
     queryKey: organisationKeys.details(organisationId),
     queryFn: ({ signal }) => organisationApi.details(organisationId, signal),
     enabled: organisationId !== '',
   });
-  const tabs = organisationTabs(user?.role);
+  const tabs = organisationTabs(user?.role, manageArchives);
   const asked = params.get(ORGANISATION_TAB_PARAM) as TOrganisationTab | null;
   const tab: TOrganisationTab = asked && tabs.includes(asked) ? asked : 'organisation';
   const items: TabItem<TOrganisationTab>[] = tabs.map((id) => ({ id, label: TAB_LABELS[id] }));
@@ -152,6 +162,8 @@ export function OrganisationPage() {
               <UsersPanel />
             ) : tab === 'referring-physicians' ? (
               <ReferringPhysiciansPanel />
+            ) : tab === 'archives' ? (
+              <ArchivesPanel />
             ) : (
               <PatientsPanel />
             )}
