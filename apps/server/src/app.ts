@@ -26,6 +26,9 @@ import { reportRoutes } from './features/reports/report.routes.ts';
 import { patientDocumentRoutes } from './features/patient-documents/patient-documents.routes.ts';
 import { worklistListRoutes } from './features/worklist/list/worklist-list.routes.ts';
 import { viewerRoutes } from './features/viewers/viewers.routes.ts';
+import { createViewerPasses } from './features/viewers/viewer-passes.ts';
+import { dicomWebRoutes } from './features/viewers/dicom-web/dicom-web.routes.ts';
+import { ohifRoutes } from './features/viewers/ohif/ohif-static.ts';
 import { reportOutputRoutes } from './features/report-output/report-output.routes.ts';
 import { reportDownloadRoutes } from './features/report-output/report-download.routes.ts';
 import { createReportDownloads } from './features/report-output/report-downloads.ts';
@@ -113,6 +116,8 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
   app.decorate('identity', identity);
   // Signed pdf_url paths; the key derives from the token secret createIdentity has just resolved.
   app.decorate('reportDownloads', await createReportDownloads(config));
+  // The built-in viewer's tickets, cookies and Weasis passes; key from the same token secret.
+  app.decorate('viewerPasses', await createViewerPasses(config));
   // Sealed archive credentials (integrations/sealed-secrets.ts), keyed from the same token secret.
   app.decorate(
     'secretBox',
@@ -192,6 +197,9 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
     },
     { prefix: '/api/v1' },
   );
+  // The built-in OHIF at /viewer/ and the per-study DICOMweb proxy it reads through (features/viewers).
+  await app.register(ohifRoutes, { prefix: '/viewer' });
+  await app.register(dicomWebRoutes);
   await registerSpa(app, config.webDistDir);
   return app;
 }

@@ -86,6 +86,8 @@ export const ZConfigEnv = z.object({
   COLLAB_STORE_DEBOUNCE_MS: z.coerce.number().int().min(10).max(60_000).default(2_000),
   COLLAB_STORE_MAX_DEBOUNCE_MS: z.coerce.number().int().min(10).max(300_000).default(10_000),
   VIEWER_OHIF_URL: httpUrl.optional(),
+  VIEWER_OHIF_DIST_DIR: z.string().min(1).optional(),
+  VIEWER_SESSION_HOURS: z.coerce.number().min(0.05).max(24).default(8),
   PACS_DICOMWEB_URL: httpUrl.optional(),
   SUPPORT_EMAIL: z.email().optional(),
   WHATSAPP_API_URL: httpUrl.default('https://graph.facebook.com'),
@@ -144,8 +146,12 @@ export type TConfig = {
   viewers: {
     /** The OHIF viewer's root, e.g. https://viewer.example/ohif (VIEWER_OHIF_URL). */
     ohifUrl: string | null;
-    /** The archive's DICOMweb root that Weasis reads the images from (PACS_DICOMWEB_URL). */
+    /** The server-wide default archive's DICOMweb root (PACS_DICOMWEB_URL). */
     dicomwebUrl: string | null;
+    /** The built OHIF served at /viewer/ (VIEWER_OHIF_DIST_DIR; default vendor/ohif, scripts/fetch-ohif.mjs). */
+    ohifDistDir: string;
+    /** How long the built-in viewer's cookie lets a browser tab read images (VIEWER_SESSION_HOURS). */
+    sessionSeconds: number;
   };
   /** Where support-form mail goes (SUPPORT_EMAIL; default: the MAIL_FROM address). */
   supportEmail: string;
@@ -277,6 +283,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     viewers: {
       ohifUrl: e.VIEWER_OHIF_URL?.replace(/\/+$/, '') ?? null,
       dicomwebUrl: e.PACS_DICOMWEB_URL?.replace(/\/+$/, '') ?? null,
+      ohifDistDir: e.VIEWER_OHIF_DIST_DIR
+        ? path.resolve(invocationDir, e.VIEWER_OHIF_DIST_DIR)
+        : path.join(serverRoot, 'vendor', 'ohif'),
+      sessionSeconds: Math.round(e.VIEWER_SESSION_HOURS * 3600),
     },
     supportEmail: e.SUPPORT_EMAIL ?? mailAddressOf(e.MAIL_FROM),
     whatsapp:

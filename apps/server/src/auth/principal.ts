@@ -29,6 +29,19 @@ export type TPrincipal = {
   assignedFacilityIds?: () => Promise<readonly string[] | null>;
 };
 
+/**
+ * What the server signed about a sign-in session, by an ID token or by another credential made from
+ * one (the viewer's cookie, features/viewers): the same user, session and revocation checks apply.
+ */
+export type TSessionClaims = {
+  sub: string;
+  email: string;
+  org: string | null;
+  fac: string[];
+  sid: string;
+  iat: number;
+};
+
 /** Verifies an ID token for HTTP, socket.io and Hocuspocus alike. */
 export interface TokenVerifier {
   /**
@@ -38,6 +51,12 @@ export interface TokenVerifier {
    * `UNAUTHENTICATED` (missing, malformed or wrongly signed token).
    */
   verify(token: string): Promise<TPrincipal>;
+  /**
+   * The principal of session claims whose signature the caller has checked itself, with the same
+   * revocation checks and errors as verify() (user not ACTIVE, session revoked, claims issued before
+   * tokens_valid_after, user moved out of the organisation).
+   */
+  verifySession(claims: TSessionClaims): Promise<TPrincipal>;
 }
 
 declare module 'fastify' {

@@ -1,6 +1,6 @@
 import { idTokenRevoked } from './auth-errors.ts';
 import type { IdTokens } from './id-tokens.ts';
-import type { TokenVerifier, TPrincipal } from './principal.ts';
+import type { TokenVerifier, TPrincipal, TSessionClaims } from './principal.ts';
 import type { RevocationCache } from './revocation.ts';
 
 /**
@@ -25,7 +25,11 @@ export class IdTokenVerifier implements TokenVerifier {
   }
 
   async verify(token: string): Promise<TPrincipal> {
-    const claims = this.#tokens.verify(token);
+    return this.verifySession(this.#tokens.verify(token));
+  }
+
+  /** The checks of verify() after the signature: for a session the server itself vouched for elsewhere. */
+  async verifySession(claims: TSessionClaims): Promise<TPrincipal> {
     // Only well-signed, unexpired tokens wait for the barrier; unsynced (not listening): the database.
     const synced = await this.#cache.sync();
     let state = (synced ? this.#cache.peek(claims.sub) : undefined) ?? null;

@@ -1,8 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { hideDeletedStudies, visibleStudies } from '../../access/studies-scope.ts';
 import type { TScope } from '../../access/scope.ts';
 import type { TDbOrTx } from '../../db/client.ts';
 import { studies } from '../../db/schema/index.ts';
+import type { TStudyLocation } from '../../integrations/pacs/archive-connections.ts';
 
 /**
  * Whether the caller may see a study with this Study Instance UID (a duplicated study shares its
@@ -16,4 +17,27 @@ export async function isStudyUidVisible(db: TDbOrTx, scope: TScope, studyUid: st
     .where(and(eq(studies.studyUid, studyUid), visibleStudies(scope), hideDeletedStudies(scope.principal)))
     .limit(1);
   return rows.length > 0;
+}
+
+/**
+ * Where the images of a study the caller may see live (organisation, facility, its archive), by
+ * Study Instance UID, or null when the caller may not see it. Of duplicated studies sharing the UID,
+ * one that came from an archive comes first.
+ */
+export async function visibleStudyLocation(
+  db: TDbOrTx,
+  scope: TScope,
+  studyUid: string,
+): Promise<TStudyLocation | null> {
+  const [row] = await db
+    .select({
+      organisationId: studies.organisationId,
+      facilityId: studies.facilityId,
+      pacsArchiveId: studies.pacsArchiveId,
+    })
+    .from(studies)
+    .where(and(eq(studies.studyUid, studyUid), visibleStudies(scope), hideDeletedStudies(scope.principal)))
+    .orderBy(sql`${studies.pacsArchiveId} is null`)
+    .limit(1);
+  return row ?? null;
 }

@@ -6,21 +6,24 @@ import { startTestServer, type TTestServer } from '../../test/test-server.ts';
 
 const OHIF = 'https://viewer.example/ohif';
 const DICOMWEB = 'https://pacs.example/dicom-web';
+const RIS = 'https://ris.example';
 
 type TUser = Awaited<ReturnType<typeof buildUser>>;
 type TRole =
   'admin' | 'rad' | 'transcriptionist' | 'otherFacilityRad' | 'referrer' | 'otherReferrer' | 'outsider';
 let server: TTestServer;
 let bare: TTestServer;
+let builtIn: TTestServer;
 const u = {} as Record<TRole, TUser>;
 const tokens = new Map<string, string>();
 let studyUid: string;
 let deletedUid: string;
 
 beforeAll(async () => {
-  [server, bare] = await Promise.all([
-    startTestServer({ env: { VIEWER_OHIF_URL: `${OHIF}/`, PACS_DICOMWEB_URL: DICOMWEB } }),
+  [server, bare, builtIn] = await Promise.all([
+    startTestServer({ env: { VIEWER_OHIF_URL: `${OHIF}/`, PACS_DICOMWEB_URL: DICOMWEB, PUBLIC_URL: RIS } }),
     startTestServer(),
+    startTestServer({ env: { PACS_DICOMWEB_URL: DICOMWEB, PUBLIC_URL: RIS } }),
   ]);
   const db = server.db;
   const organisation = await buildOrganisation(db);
@@ -48,7 +51,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([server.close(), bare.close()]);
+  await Promise.all([server.close(), bare.close(), builtIn.close()]);
 });
 
 const open = (user: TUser, query: Record<string, string>, on: TTestServer = server) =>
@@ -60,7 +63,6 @@ describe('GET /dicom/viewer', () => {
   it('answers the link of each viewer for a study the caller may see', async () => {
     const expected = {
       ohif: `${OHIF}/viewer?StudyInstanceUIDs=${studyUid}`,
-      weasis: `weasis://${encodeURIComponent(`$dicom:rs --url "${DICOMWEB}" -r "studyUID=${studyUid}"`)}`,
       horos: `horos://?methodName=displayStudy&StudyInstanceUID=${studyUid}`,
       radiant: `radiant://?n=pstv&v=0020000D&v=${studyUid}`,
     };
@@ -71,8 +73,47 @@ describe('GET /dicom/viewer', () => {
     }
   });
 
+  it('points Weasis at the RIS’s DICOMweb proxy with a pass for this study in the path, never the archive', async () => {
+    const response = await open(u.rad, { study_iuid: studyUid, viewer_type: 'weasis' });
+    expect(response.status, response.text).toBe(200);
+    const { url } = response.json as { url: string };
+    const command = decodeURIComponent(url.slice('weasis://'.length));
+    const match =
+      /^\$dicom:rs --url "https:\/\/ris\.example\/dicom-web\/t\/([A-Za-z0-9_.-]+)" -r "studyUID=([0-9.]+)"$/.exec(
+        command,
+      );
+    expect(match, command).not.toBeNull();
+    expect(match?.[2]).toBe(studyUid);
+    const pass = server.app.viewerPasses.verify('weasis', match?.[1]);
+    expect(pass).toMatchObject({ userId: u.rad.id, studyUid });
+    expect(url).not.toContain('pacs.example');
+  });
+
+  it('opens the built-in OHIF by default: a ticket link to /viewer/open valid 60 s for this user and study', async () => {
+    const organisation = await buildOrganisation(builtIn.db);
+    const facility = await buildFacility(builtIn.db, { organisationId: organisation.id });
+    const rad = await buildUser(builtIn.db, { role: 'RADIOLOGIST', facilities: [facility] });
+    const uid = (await buildStudy(builtIn.db, { facility, status: 'TO_READ' })).studyUid ?? '';
+    const response = await builtIn.request(
+      'GET',
+      `/api/v1/dicom/viewer?${new URLSearchParams({ study_iuid: uid }).toString()}`,
+      { token: await tokenFor(builtIn, rad) },
+    );
+    expect(response.status, response.text).toBe(200);
+    const { url, viewer_type } = response.json as { url: string; viewer_type: string };
+    expect(viewer_type).toBe('ohif');
+    const link = new URL(url);
+    expect(`${link.origin}${link.pathname}`).toBe(`${RIS}/viewer/open`);
+    const ticket = builtIn.app.viewerPasses.verify('ticket', link.searchParams.get('ticket'));
+    expect(ticket).toMatchObject({ userId: rad.id, studyUid: uid });
+    expect((ticket?.expires ?? 0) - Date.now() / 1000).toBeLessThanOrEqual(60);
+    // A ticket is no cookie and no Weasis pass.
+    expect(builtIn.app.viewerPasses.verify('cookie', link.searchParams.get('ticket'))).toBeNull();
+    expect(builtIn.app.viewerPasses.verify('weasis', link.searchParams.get('ticket'))).toBeNull();
+  });
+
   it('defaults to OHIF and ignores local_ip', async () => {
-    const response = await open(u.rad, { study_iuid: studyUid });
+    const response = await open(u.rad, { study_iuid: studyUid, local_ip: '10.0.0.5' });
     expect(response.status, response.text).toBe(200);
     expect(response.json).toEqual({
       url: `${OHIF}/viewer?StudyInstanceUIDs=${studyUid}`,
@@ -89,9 +130,11 @@ describe('GET /dicom/viewer', () => {
 
   it('answers 404 outside the caller’s scope: another facility, another referrer, another organisation', async () => {
     for (const user of [u.otherFacilityRad, u.otherReferrer, u.outsider]) {
-      const response = await open(user, { study_iuid: studyUid, viewer_type: 'ohif' });
-      expect(response.status, response.text).toBe(404);
-      expect(response.json).toMatchObject({ error: { code: 'NOT_FOUND' } });
+      for (const viewer of ['ohif', 'weasis']) {
+        const response = await open(user, { study_iuid: studyUid, viewer_type: viewer });
+        expect(response.status, response.text).toBe(404);
+        expect(response.json).toMatchObject({ error: { code: 'NOT_FOUND' } });
+      }
     }
     expect((await open(u.rad, { study_iuid: '1.2.3.999999', viewer_type: 'ohif' })).status).toBe(404);
   });
@@ -115,20 +158,17 @@ describe('GET /dicom/viewer', () => {
     expect(viewer.text).toContain('viewer_type');
   });
 
-  it('answers 409 VIEWER_NOT_CONFIGURED naming the variable when OHIF or Weasis is not set up', async () => {
+  it('answers 409 VIEWER_NOT_CONFIGURED when no archive holds the study for OHIF or Weasis', async () => {
     const organisation = await buildOrganisation(bare.db);
     const facility = await buildFacility(bare.db, { organisationId: organisation.id });
     const rad = await buildUser(bare.db, { role: 'RADIOLOGIST', facilities: [facility] });
     tokens.set(rad.id, await tokenFor(bare, rad));
     const uid = (await buildStudy(bare.db, { facility, status: 'TO_READ' })).studyUid ?? '';
-    for (const [viewer, variable] of [
-      ['ohif', 'VIEWER_OHIF_URL'],
-      ['weasis', 'PACS_DICOMWEB_URL'],
-    ] as const) {
+    for (const viewer of ['ohif', 'weasis']) {
       const response = await open(rad, { study_iuid: uid, viewer_type: viewer }, bare);
       expect(response.status, response.text).toBe(409);
       expect(response.json).toMatchObject({
-        error: { code: 'VIEWER_NOT_CONFIGURED', message: expect.stringContaining(variable) },
+        error: { code: 'VIEWER_NOT_CONFIGURED', message: expect.stringContaining('PACS_DICOMWEB_URL') },
       });
     }
     // Desktop viewers need no server setting; a study outside the scope is still 404 first.

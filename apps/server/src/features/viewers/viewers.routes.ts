@@ -4,13 +4,16 @@ import { requirePrincipal } from '../../access/require-principal.ts';
 import { loadScope } from '../../access/scope.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ZErrorResponses } from '../../http/openapi-errors.ts';
-import { viewerUrl } from './viewer-urls.ts';
-import { isStudyUidVisible } from './viewers.queries.ts';
+import { archiveOfStudy } from '../../integrations/pacs/archive-connections.ts';
+import { TICKET_SECONDS, WEASIS_PASS_SECONDS } from './viewer-passes.ts';
+import { readsThroughProxy, viewerUrl, type TLinkContext } from './viewer-urls.ts';
+import { visibleStudyLocation } from './viewers.queries.ts';
 
 /** GET /dicom/viewer (spec §7): the link that opens a study the caller may see in an image viewer. */
 export const viewerRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps.database;
-  const settings = app.deps.config.viewers;
+  const { config } = app.deps;
+  const settings = config.viewers;
 
   app.get(
     '/dicom/viewer',
@@ -20,29 +23,46 @@ export const viewerRoutes: FastifyPluginAsyncZod = async (app) => {
         security: [{ bearerAuth: [] }],
         summary: 'The link that opens a study in an image viewer (OHIF, Weasis, Horos, RadiAnt)',
         description:
-          'The study is looked up by its Study Instance UID within what the caller may see (404 otherwise; referring physicians see the studies they referred). OHIF needs VIEWER_OHIF_URL and Weasis PACS_DICOMWEB_URL on the server (409 VIEWER_NOT_CONFIGURED otherwise). `local_ip` is accepted and ignored: a viewer helper on the user’s machine is outside this product.',
+          'The study is looked up by its Study Instance UID within what the caller may see (404 otherwise; referring physicians see the studies they referred). OHIF is the built-in viewer at /viewer/ (the link carries a ticket valid 60 s that the viewer exchanges for a cookie of the DICOMweb proxy at /dicom-web), or the OHIF at VIEWER_OHIF_URL when set. Weasis reads through the same proxy with a study-bound pass in the path (30 min). Both need an image archive for the study (409 VIEWER_NOT_CONFIGURED otherwise). `local_ip` is accepted and ignored.',
         querystring: ZViewerQuery,
         response: {
           200: ZViewerLink,
           ...ZErrorResponses,
-          409: ZErrorBody.describe('The viewer is not configured on this server'),
+          409: ZErrorBody.describe('No image archive holds the study for this viewer'),
         },
       },
     },
     async (request) => {
       const { study_iuid: studyUid, viewer_type: viewer } = request.query;
-      const scope = await loadScope(db, requirePrincipal(request));
-      if (!(await isStudyUidVisible(db, scope, studyUid))) throw AppError.notFound('Study');
-      const result = viewerUrl(viewer, studyUid, settings);
-      if (!result.ok) {
+      const principal = requirePrincipal(request);
+      const scope = await loadScope(db, principal);
+      const location = await visibleStudyLocation(db, scope, studyUid);
+      if (!location) throw AppError.notFound('Study');
+      const session = {
+        userId: principal.userId,
+        sessionId: principal.sessionId,
+        organisationId: principal.organisationId,
+        issuedAt: principal.issuedAt,
+        studyUid,
+      };
+      const context: TLinkContext = {
+        ohifUrl: settings.ohifUrl,
+        publicUrl: config.publicUrl,
+        pass: (kind) =>
+          app.viewerPasses.issue(kind, session, kind === 'ticket' ? TICKET_SECONDS : WEASIS_PASS_SECONDS),
+      };
+      if (
+        readsThroughProxy(viewer, context) &&
+        !(await archiveOfStudy(db, app.secretBox, settings.dicomwebUrl, location))
+      ) {
         throw new AppError(
           'VIEWER_NOT_CONFIGURED',
-          `${VIEWER_LABELS[viewer]} is not set up on this server: an administrator must set ${result.variable}.`,
-          { variable: result.variable },
+          `${VIEWER_LABELS[viewer]} cannot show this study: no image archive is set up for its facility. An administrator must add one (or set PACS_DICOMWEB_URL).`,
+          { variable: 'PACS_DICOMWEB_URL' },
           409,
         );
       }
-      return { url: result.url, viewer_type: viewer };
+      return { url: viewerUrl(viewer, studyUid, context), viewer_type: viewer };
     },
   );
 };
