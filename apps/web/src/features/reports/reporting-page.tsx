@@ -1,7 +1,7 @@
 import { FALLBACK_ERROR_MESSAGES, worklistItemTopic } from '@ris/domain';
 import { useQuery } from '@tanstack/react-query';
 import { FileText } from 'lucide-react';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { errorMessage, isApiError } from '../../api/api-error.ts';
 import { Page } from '../../components/layout/page.tsx';
@@ -17,6 +17,9 @@ import { PatientDocuments } from './patient-documents.tsx';
 import { ReportSection } from './report-section.tsx';
 import { StatusHistoryList } from './status-history-list.tsx';
 import { StudyHeader } from './study-header.tsx';
+
+// The study's series and the viewer beside the editor (features/dicom), loaded with this screen's first study.
+const SeriesPanel = lazy(() => import('../dicom/series-panel.tsx').then((m) => ({ default: m.SeriesPanel })));
 
 /**
  * /worklist/:worklistId — the reporting workspace: the study and patient, the patient's documents,
@@ -85,6 +88,9 @@ export function ReportingPage() {
       description={[study.modality, study.study, study.facility].filter(Boolean).join(' · ')}
     >
       <StudyHeader item={study} />
+      <Suspense fallback={null}>
+        <SeriesPanel item={study} />
+      </Suspense>
       <PatientDocuments item={study} canManage={study.abilities.manage_documents} />
       <ReportSection study={study} />
       <StatusHistoryList id={study.id} />

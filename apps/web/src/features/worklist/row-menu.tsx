@@ -3,6 +3,7 @@ import type { TWorklistItem } from '@ris/domain';
 import { Copy, EllipsisVertical, FilePenLine, Trash2 } from 'lucide-react';
 import { Button } from '../../components/ui/button.tsx';
 import { notify } from '../../stores/app-store.ts';
+import { StudyImageMenuItems } from '../dicom/study-image-menu-items.tsx';
 
 export const menuContentClassName =
   'z-50 min-w-44 rounded-md border border-line-strong bg-surface-raised p-1 text-[13px] shadow-xl';
@@ -44,6 +45,7 @@ export function RowMenu({ item, onOpen, onDelete }: RowMenuProps) {
           >
             <Copy aria-hidden="true" className="size-4 text-fg-subtle" /> Copy accession number
           </Menu.Item>
+          <StudyImageMenuItems item={item} itemClassName={menuItemClassName} />
           {item.abilities.delete ? (
             <>
               <Menu.Separator className="my-1 h-px bg-line" />

@@ -29,6 +29,7 @@ const ColumnSettingsDialog = lazy(() =>
   loadColumnSettings().then((m) => ({ default: m.ColumnSettingsDialog })),
 );
 import { useWorklistData } from './use-worklist-data.ts';
+import { ArchiveDeleteHost } from '../dicom/archive-delete-host.tsx';
 
 // What only a selection or a deletion needs (the bulk bar with its pickers and tag dialog, the
 // confirmation dialog) loads when first used, not with the list.
@@ -176,6 +177,7 @@ export function WorklistPage() {
           />
         </Suspense>
       ) : null}
+      <ArchiveDeleteHost />
     </Page>
   );
 }
