@@ -39,6 +39,9 @@ import { dicomRoutes } from './features/dicom/dicom.routes.ts';
 import { dicomZipRoutes } from './features/dicom/dicom-zip.routes.ts';
 import { archiveRoutes } from './features/pacs/archives/archives.routes.ts';
 import { deliveryJobHandlers, messageIdDomainOf } from './features/comm/delivery-jobs.ts';
+import { populateRoutes } from './features/pacs/sync/populate.routes.ts';
+import { ensureSyncChains, pacsSyncHandler, PACS_SYNC_QUEUE } from './features/pacs/sync/sync-jobs.ts';
+import { publishStudies } from './features/studies/commands/publish.ts';
 import { registerJobRunner } from './jobs/register-job-runner.ts';
 import {
   FINAL_REPORT_WEBHOOK_QUEUE,
@@ -136,7 +139,16 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
       messageIdDomain: messageIdDomainOf(config.mail.from),
     }),
     [FINAL_REPORT_WEBHOOK_QUEUE]: finalReportWebhookHandler(deps.database.db, config),
+    // Studies from the image archives (features/pacs/sync): one chain of passes per archive.
+    [PACS_SYNC_QUEUE]: pacsSyncHandler({
+      db: deps.database.db,
+      box: app.secretBox,
+      publish: async (organisationId, ids) => void (await publishStudies(app, organisationId, ids)),
+    }),
   });
+  // Archives whose chain of sync jobs is missing (first start, restored database) get one.
+  if (config.jobs.enabled)
+    app.addHook('onReady', async () => void (await ensureSyncChains(deps.database.db)));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -191,6 +203,7 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
         await secured.register(supportRoutes);
         await secured.register(dicomRoutes);
         await secured.register(archiveRoutes);
+        await secured.register(populateRoutes);
         if (beforeReadySecured) await beforeReadySecured(secured);
       });
       if (beforeReady) await beforeReady(api);

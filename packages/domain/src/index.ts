@@ -51,5 +51,6 @@ export * from './radiologists/radiologist.schemas.ts';
 export * from './preferences/column-settings.ts';
 export * from './preferences/preferences.ts';
 export * from './preferences/preference.schemas.ts';
+export * from './pacs/sync.schemas.ts';
 export * from './pacs/archive.schemas.ts';
 export * from './dicom/dicom.schemas.ts';

@@ -3,6 +3,7 @@ import {
   MODALITIES,
   ZModality,
   modalityGroupOf,
+  modalityGroupOfStudy,
   modalityVariantsOf,
   normaliseModality,
 } from './modalities.ts';
@@ -70,5 +71,27 @@ describe('priority tags and viewers', () => {
     expect(DEFAULT_VIEWER).toBe('ohif');
     expect(ZViewer.safeParse('OHIF').success).toBe(false);
     expect(Object.keys(VIEWER_LABELS)).toEqual([...VIEWERS]);
+  });
+});
+
+describe('modalityGroupOfStudy (ModalitiesInStudy from an archive)', () => {
+  it.each([
+    [['CT', 'SR'], 'CT'],
+    [['SR', 'CT'], 'CT'],
+    [['PT', 'CT'], 'CT'],
+    [['PT'], 'NM'],
+    [['MR'], 'MRI'],
+    [['US'], 'USG'],
+    [['DX'], 'XRAY'],
+    [['MG', 'PR'], 'XRAY'],
+    [['X-RAY'], 'XRAY'],
+  ] as const)('%j → %s', (modalities, group) => {
+    expect(modalityGroupOfStudy(modalities)).toBe(group);
+  });
+
+  it('is null for non-image objects only or nothing', () => {
+    expect(modalityGroupOfStudy(['SR', 'KO'])).toBeNull();
+    expect(modalityGroupOfStudy(['OT'])).toBeNull();
+    expect(modalityGroupOfStudy([])).toBeNull();
   });
 });

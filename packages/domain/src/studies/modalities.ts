@@ -32,3 +32,30 @@ export function modalityGroupOf(raw: string): TModality | null {
 export function modalityVariantsOf(groups: readonly TModality[]): string[] {
   return [...new Set(groups.flatMap((group) => MODALITY_VARIANTS[group]))];
 }
+
+/**
+ * DICOM modality codes (ModalitiesInStudy, PS3.3 C.7.3.1.1.1) of each group, most specific first.
+ * SR, PR, KO, SEG and other non-image objects belong to none.
+ */
+const DICOM_MODALITY_GROUPS: readonly (readonly [TModality, readonly string[]])[] = [
+  ['CT', ['CT']],
+  ['MRI', ['MR']],
+  ['NM', ['NM', 'PT']],
+  ['USG', ['US', 'IVUS']],
+  ['XRAY', ['CR', 'DX', 'DR', 'RF', 'XA', 'MG', 'IO', 'PX', 'RG', 'DF']],
+];
+
+/**
+ * Group of a study received from an archive, from its ModalitiesInStudy: the first group (in the
+ * order above) one of its codes belongs to ('SR','CT' → CT; 'PT','CT' → CT; 'OT' → null). A list
+ * whose joined spelling is a known variant keeps that variant's group.
+ */
+export function modalityGroupOfStudy(modalities: readonly string[]): TModality | null {
+  const codes = modalities.map(normaliseModality).filter((code) => code !== '');
+  const joined = modalityGroupOf(codes.join(','));
+  if (joined) return joined;
+  for (const [group, members] of DICOM_MODALITY_GROUPS) {
+    if (codes.some((code) => members.includes(code))) return group;
+  }
+  return null;
+}

@@ -3,12 +3,12 @@ import { generateIdentifier, modalityGroupOf } from '@ris/domain';
 import { and, eq } from 'drizzle-orm';
 import type { TScope } from '../../../access/scope.ts';
 import type { TDbOrTx, TTx } from '../../../db/client.ts';
-import { facilities, patientDocuments, patients, studies } from '../../../db/schema/index.ts';
+import { facilities, patientDocuments, studies } from '../../../db/schema/index.ts';
 import type { BlobStore } from '../../../files/blob-store.ts';
 import { storeFile } from '../../../files/stored-files.ts';
 import { AppError } from '../../../http/app-error.ts';
 import type { TFormLimits, TUpload } from '../../../http/multipart.ts';
-import { keptRecordOf } from '../../patients/patients.queries.ts';
+import { registerPatient } from '../../patients/commands/register-patient.ts';
 import { requireReferringPhysician } from '../../referring-physicians/referring-physicians.queries.ts';
 import { recordCreation } from '../../studies/commands/study-status.ts';
 import type { TCreateOrderFields } from '@ris/domain';
@@ -30,27 +30,15 @@ export async function requireScopedFacility(db: TDbOrTx, scope: TScope, facility
 }
 
 /** The patient registered at the facility under this MRN, created when there is none. */
-async function findOrCreatePatient(tx: TTx, scope: TScope, input: TCreateOrderFields) {
-  const identifier = input.patient_id ?? generateIdentifier();
-  const [created] = await tx
-    .insert(patients)
-    .values({
-      organisationId: scope.organisationId,
-      facilityId: input.facility_fk,
-      patientIdentifier: identifier,
-      name: input.patient_name,
-      sex: input.patient_sex ?? null,
-      birthDate: input.patient_birth_date ?? null,
-    })
-    .onConflictDoNothing({ target: [patients.facilityId, patients.patientIdentifier] })
-    .returning();
-  if (created) return created;
-  const [existing] = await tx
-    .select()
-    .from(patients)
-    .where(and(eq(patients.facilityId, input.facility_fk), eq(patients.patientIdentifier, identifier)));
-  if (!existing) throw new Error('patient vanished between insert and select');
-  return keptRecordOf(tx, existing);
+function findOrCreatePatient(tx: TTx, scope: TScope, input: TCreateOrderFields) {
+  return registerPatient(tx, {
+    organisationId: scope.organisationId,
+    facilityId: input.facility_fk,
+    identifier: input.patient_id ?? generateIdentifier(),
+    name: input.patient_name,
+    sex: input.patient_sex ?? null,
+    birthDate: input.patient_birth_date ?? null,
+  });
 }
 
 /**
