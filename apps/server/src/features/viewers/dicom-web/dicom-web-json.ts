@@ -8,7 +8,7 @@ type TAttribute = { vr?: unknown; Value?: unknown; BulkDataURI?: unknown };
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /** The URL as the proxy serves it, or null when it must be dropped. */
-function proxied(url: string, archiveRoot: string, proxyRoot: string): string | null {
+export function proxied(url: string, archiveRoot: string, proxyRoot: string): string | null {
   if (url.startsWith(`${archiveRoot}/`)) return `${proxyRoot}${url.slice(archiveRoot.length)}`;
   if (SCHEME.test(url) || url.startsWith('/') || url.startsWith('\\')) return null;
   return url;

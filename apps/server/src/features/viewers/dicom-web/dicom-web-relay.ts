@@ -11,7 +11,8 @@ import {
   ArchiveError,
   type TArchiveConnection,
 } from '../../../integrations/pacs/archive-client.ts';
-import { rewriteArchiveUrls } from './dicom-web-json.ts';
+import { proxied, rewriteArchiveUrls } from './dicom-web-json.ts';
+import { boundaryOf, multipartHeaderRewriter, rewriteContentLocation } from './multipart-rewrite.ts';
 import type { TDicomWebRead } from './dicom-web-paths.ts';
 
 /** Request headers the archive gets from the browser (nothing else: no cookie, no authorization). */
@@ -141,7 +142,17 @@ export async function relayRead(
     await response.body.cancel().catch(() => undefined);
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Only DICOM JSON is served for searches and metadata');
   }
-  const length = response.headers.get('content-length');
-  if (length !== null) reply.header('content-length', length);
-  return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
+  const body = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
+  const boundary = boundaryOf(contentType);
+  if (boundary === null) {
+    const length = response.headers.get('content-length');
+    if (length !== null) reply.header('content-length', length);
+    return reply.send(body);
+  }
+  // Part headers may name the archive (Content-Location): rewritten as they pass, so the length changes.
+  const rewriter = multipartHeaderRewriter(boundary, (headers) =>
+    rewriteContentLocation(headers, (url) => proxied(url, connection.dicomwebUrl, proxyRoot)),
+  );
+  body.on('error', (error) => rewriter.destroy(error));
+  return reply.send(body.pipe(rewriter));
 }
