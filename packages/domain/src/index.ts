@@ -54,3 +54,4 @@ export * from './preferences/preference.schemas.ts';
 export * from './pacs/sync.schemas.ts';
 export * from './pacs/archive.schemas.ts';
 export * from './dicom/dicom.schemas.ts';
+export * from './pacs/sync.ts';

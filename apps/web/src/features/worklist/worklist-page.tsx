@@ -17,6 +17,7 @@ import { useOpenItem } from '../tabs/open-tabs-bar.tsx';
 import { useItemTags } from './item-tags.tsx';
 import { PaginationBar } from './pagination-bar.tsx';
 import { StatusTabs } from './status-tabs.tsx';
+import { SyncFromPacsButton } from './sync-from-pacs-button.tsx';
 import { PAGE_SIZE_OPTIONS } from './worklist-columns.ts';
 import { worklistApi, worklistKeys } from './worklist-api.ts';
 import { WorklistFilters } from './worklist-filters.tsx';
@@ -85,6 +86,7 @@ export function WorklistPage() {
       actions={
         <div className="flex items-center gap-2">
           <ConnectionIndicator />
+          <SyncFromPacsButton />
           <Button variant="ghost" size="sm" onClick={data.refetch} aria-label="Refresh worklist">
             <RefreshCw
               aria-hidden="true"

@@ -1,4 +1,4 @@
-import { ZErrorBody, ZPopulateQuery, ZPopulateResult } from '@ris/domain';
+import { maySyncFromPacs, ZErrorBody, ZPopulateQuery, ZPopulateResult } from '@ris/domain';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requirePrincipal } from '../../../access/require-principal.ts';
@@ -27,7 +27,7 @@ export const populateRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const principal = requirePrincipal(request);
-      if (principal.role !== 'ADMIN' && principal.role !== 'FACILITY_ADMIN') {
+      if (!maySyncFromPacs(principal.role)) {
         throw new AppError('FORBIDDEN', 'Only administrators may sync from the PACS');
       }
       const scope = await loadScope(db, principal);
