@@ -10,7 +10,7 @@ import {
   Trash2,
   XCircle,
 } from 'lucide-react';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { errorMessage } from '../../api/api-error.ts';
 import { formatShortDateTime } from '../../components/format-date-time.ts';
 import { Button } from '../../components/ui/button.tsx';
@@ -178,7 +178,7 @@ export function ArchivesPanel() {
         emptyText={<span role={list.isError ? 'alert' : undefined}>{emptyText}</span>}
         head={
           <>
-            {['Name', 'URL', 'Facilities', 'Status', 'Sync'].map((heading) => (
+            {['Archive', 'Facilities', 'Status', 'Sync'].map((heading) => (
               <th key={heading} scope="col" className={TH_CLASS}>
                 {heading}
               </th>
@@ -193,107 +193,110 @@ export function ArchivesPanel() {
           const result = tests[archive.id];
           const testing = test.isPending && test.variables.id === archive.id;
           const syncing = sync.isPending && sync.variables.id === archive.id;
+          const rowClass = cn(
+            'align-top hover:bg-surface-hover/60',
+            !result && 'border-b border-line last:border-b-0',
+          );
           return (
-            <tr
-              key={archive.id}
-              className="border-b border-line align-top last:border-b-0 hover:bg-surface-hover/60"
-            >
-              <td className={cn(TD_CLASS, 'max-w-56')}>
-                <button
-                  type="button"
-                  onClick={() => setOpen({ kind: 'edit', archive })}
-                  className="block max-w-full truncate text-left font-medium text-fg hover:text-accent hover:underline"
-                >
-                  {archive.name}
-                </button>
-                <span className="block text-[11px] text-fg-subtle">
-                  {archive.kind === 'orthanc' ? 'Orthanc' : 'DICOMweb'} ·{' '}
-                  {archive.auth_kind === 'none'
-                    ? 'no sign-in'
-                    : archive.auth_kind === 'basic'
-                      ? `user ${archive.username ?? ''}`
-                      : 'token'}
-                </span>
-              </td>
-              <td className={cn(TD_CLASS, 'max-w-72 text-fg-muted')}>
-                <span className="block truncate" title={archive.dicomweb_url}>
-                  {archive.dicomweb_url}
-                </span>
-                {archive.orthanc_url ? (
-                  <span className="block truncate text-[11px] text-fg-subtle" title={archive.orthanc_url}>
-                    REST {archive.orthanc_url}
-                  </span>
-                ) : null}
-              </td>
-              <td className={cn(TD_CLASS, 'max-w-56 text-fg-muted')}>
-                {archive.facilities.length === 0
-                  ? '—'
-                  : archive.facilities
-                      .map((facility) =>
-                        facility.facility_id === archive.default_facility_id
-                          ? `${facility.facility_name} (default)`
-                          : facility.facility_name,
-                      )
-                      .join(', ')}
-              </td>
-              <td className={TD_CLASS}>
-                <Badge tone={archive.enabled ? 'on' : 'off'}>
-                  {archive.enabled ? 'Enabled' : 'Disabled'}
-                </Badge>
-                <span className="mt-0.5 block text-[11px] whitespace-nowrap text-fg-subtle">
-                  every {archive.poll_interval_seconds} s
-                </span>
-              </td>
-              <td className={TD_CLASS}>
-                <SyncState archive={archive} />
-                {result ? (
-                  <div className="mt-2">
-                    <TestAnswer result={result} />
-                  </div>
-                ) : null}
-              </td>
-              <td className={cn(TD_CLASS, 'text-right')}>
-                <div className="flex flex-wrap justify-end gap-1.5">
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    disabled={testing}
-                    onClick={() => test.mutate(archive)}
-                    aria-label={`Test connection to ${archive.name}`}
-                  >
-                    {testing ? <Spinner /> : <Plug aria-hidden="true" className="size-3.5" />}
-                    Test connection
-                  </Button>
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    disabled={syncing || !archive.enabled}
-                    onClick={() => sync.mutate(archive)}
-                    aria-label={`Sync ${archive.name} now`}
-                  >
-                    {syncing ? <Spinner /> : <RefreshCw aria-hidden="true" className="size-3.5" />}
-                    Sync now
-                  </Button>
-                  <Button
-                    variant="ghost"
-                    size="sm"
+            <Fragment key={archive.id}>
+              <tr className={rowClass}>
+                <td className={cn(TD_CLASS, 'max-w-80')}>
+                  <button
+                    type="button"
                     onClick={() => setOpen({ kind: 'edit', archive })}
-                    aria-label={`Edit ${archive.name}`}
+                    className="block max-w-full truncate text-left font-medium text-fg hover:text-accent hover:underline"
                   >
-                    <Pencil aria-hidden="true" className="size-3.5" />
-                  </Button>
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    className="hover:text-danger"
-                    onClick={() => setOpen({ kind: 'delete', archive })}
-                    aria-label={`Delete ${archive.name}`}
-                  >
-                    <Trash2 aria-hidden="true" className="size-3.5" />
-                  </Button>
-                </div>
-              </td>
-            </tr>
+                    {archive.name}
+                  </button>
+                  <span className="block truncate text-xs text-fg-muted" title={archive.dicomweb_url}>
+                    {archive.dicomweb_url}
+                  </span>
+                  <span className="block truncate text-[11px] text-fg-subtle">
+                    {[
+                      archive.kind === 'orthanc' ? 'Orthanc' : 'DICOMweb',
+                      archive.orthanc_url ? `REST ${archive.orthanc_url}` : null,
+                      archive.auth_kind === 'none'
+                        ? 'no sign-in'
+                        : archive.auth_kind === 'basic'
+                          ? `user ${archive.username ?? ''}`
+                          : 'token',
+                    ]
+                      .filter(Boolean)
+                      .join(' · ')}
+                  </span>
+                </td>
+                <td className={cn(TD_CLASS, 'max-w-48 text-fg-muted')}>
+                  {archive.facilities.length === 0
+                    ? '—'
+                    : archive.facilities
+                        .map((facility) =>
+                          facility.facility_id === archive.default_facility_id
+                            ? `${facility.facility_name} (default)`
+                            : facility.facility_name,
+                        )
+                        .join(', ')}
+                </td>
+                <td className={TD_CLASS}>
+                  <Badge tone={archive.enabled ? 'on' : 'off'}>
+                    {archive.enabled ? 'Enabled' : 'Disabled'}
+                  </Badge>
+                  <span className="mt-0.5 block text-[11px] whitespace-nowrap text-fg-subtle">
+                    every {archive.poll_interval_seconds} s
+                  </span>
+                </td>
+                <td className={TD_CLASS}>
+                  <SyncState archive={archive} />
+                </td>
+                <td className={cn(TD_CLASS, 'w-px text-right whitespace-nowrap')}>
+                  <div className="flex justify-end gap-1.5">
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      disabled={testing}
+                      onClick={() => test.mutate(archive)}
+                      aria-label={`Test connection to ${archive.name}`}
+                    >
+                      {testing ? <Spinner /> : <Plug aria-hidden="true" className="size-3.5" />}
+                      Test connection
+                    </Button>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      disabled={syncing || !archive.enabled}
+                      onClick={() => sync.mutate(archive)}
+                      aria-label={`Sync ${archive.name} now`}
+                    >
+                      {syncing ? <Spinner /> : <RefreshCw aria-hidden="true" className="size-3.5" />}
+                      Sync now
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      onClick={() => setOpen({ kind: 'edit', archive })}
+                      aria-label={`Edit ${archive.name}`}
+                    >
+                      <Pencil aria-hidden="true" className="size-3.5" />
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      className="hover:text-danger"
+                      onClick={() => setOpen({ kind: 'delete', archive })}
+                      aria-label={`Delete ${archive.name}`}
+                    >
+                      <Trash2 aria-hidden="true" className="size-3.5" />
+                    </Button>
+                  </div>
+                </td>
+              </tr>
+              {result ? (
+                <tr className="border-b border-line last:border-b-0">
+                  <td colSpan={5} className="px-3 pb-3">
+                    <TestAnswer result={result} />
+                  </td>
+                </tr>
+              ) : null}
+            </Fragment>
           );
         })}
       </ListTable>
