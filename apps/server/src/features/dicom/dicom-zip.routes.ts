@@ -5,13 +5,13 @@ import { deletedStudyHidden, isStudyVisible } from '../../access/studies-scope.t
 import { loadScope } from '../../access/scope.ts';
 import { linkPrincipal } from '../../auth/link-principal.ts';
 import { AppError } from '../../http/app-error.ts';
-import { archiveFetch } from '../../integrations/pacs/archive-client.ts';
 import { attachmentDisposition } from '../report-output/content-disposition.ts';
 import { recordDicomEvent } from './dicom-audit.ts';
 import { createZipLinkSigner, isZipLinkValid } from './dicom-zip-links.ts';
 import { loadImageStudy, type TImageStudy } from './dicom.queries.ts';
-import { abortWhenClientLeaves, sendArchiveBody } from './stream-reply.ts';
-import { orthancStudyId, requireOrthanc, requireStudyArchive, withArchive } from './study-archive.ts';
+import { abortWhenClientLeaves, sendStream } from './stream-reply.ts';
+import { openStudyZip } from './study-zip.ts';
+import { requireStudyArchive } from './study-archive.ts';
 
 const refused = () => new AppError('FORBIDDEN', 'This download link is invalid or has expired');
 
@@ -47,14 +47,14 @@ export const dicomZipRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['dicom'],
         summary: "Download a study's images as a zip through its signed, short-lived URL",
         description:
-          'No bearer token: the URL from GET /dicom/get-dicom-zip-url (made for one user and one study, valid for DICOM_ZIP_URL_TTL_SECONDS) is the authorisation. Refused (403, the same answer whatever the reason) once expired, when altered, or when the user may no longer see the study. The zip streams from the archive (Orthanc) as application/zip named "{patient id}_{study date}.zip", with Content-Length when the archive gives it. Every download is written to the audit log.',
+          'No bearer token: the URL from GET /dicom/get-dicom-zip-url (made for one user and one study, valid for DICOM_ZIP_URL_TTL_SECONDS) is the authorisation. Refused (403, the same answer whatever the reason) once expired, when altered, or when the user may no longer see the study. The zip streams from the archive as application/zip (Orthanc makes it; for another DICOMweb archive the RIS builds it from WADO-RS as the instances arrive, one DICOM/IMnnnnn.dcm entry each) named "{patient id}_{study date}.zip", with Content-Length when the archive gives it. Every download is written to the audit log.',
         params: z.object({ id: ZUuid }),
         querystring: ZDicomZipLinkQuery,
         response: {
           400: ZErrorBody.describe('A missing or malformed uid, expires or signature'),
           403: ZErrorBody.describe('The link is invalid, expired or no longer authorised'),
           404: ZErrorBody.describe('The archive does not hold this study'),
-          409: ZErrorBody.describe('No archive is configured for the study, or it is not Orthanc'),
+          409: ZErrorBody.describe('No archive is configured for the study'),
           502: ZErrorBody.describe('ARCHIVE_UNAVAILABLE: the archive answered with an error'),
           503: ZErrorBody.describe('ARCHIVE_UNAVAILABLE: the archive cannot be reached'),
         },
@@ -71,32 +71,8 @@ export const dicomZipRoutes: FastifyPluginAsyncZod = async (app) => {
         throw refused();
 
       const connection = await requireStudyArchive(app, study);
-      requireOrthanc(connection, 'Downloading a study as a zip');
       // The browser going away ends the archive's work too.
-      const signal = abortWhenClientLeaves(reply);
-      const response = await withArchive(connection, async () => {
-        const orthancId = await orthancStudyId(connection, study, signal);
-        if (!orthancId) return null;
-        return archiveFetch(connection, {
-          root: 'orthanc',
-          path: `/studies/${encodeURIComponent(orthancId)}/archive`,
-          signal: signal,
-          streamBody: true,
-        });
-      });
-      if (!response || response.status === 404) {
-        await response?.body?.cancel();
-        throw new AppError('NOT_FOUND', 'The image archive holds no images of this study');
-      }
-      if (!response.ok || !response.body) {
-        await response.body?.cancel();
-        throw new AppError(
-          'ARCHIVE_UNAVAILABLE',
-          `The image archive "${connection.name}" could not make the study's zip (it answered ${response.status}). Try again later or ask an administrator to check it.`,
-          { archive: connection.name, status: response.status },
-          502,
-        );
-      }
+      const zip = await openStudyZip(connection, study, abortWhenClientLeaves(reply));
       await recordDicomEvent(db, {
         action: 'study.images_downloaded',
         actorUserId: principal.userId,
@@ -104,11 +80,16 @@ export const dicomZipRoutes: FastifyPluginAsyncZod = async (app) => {
         request,
         data: { archive: connection.name },
       });
-      return sendArchiveBody(reply, response, {
-        'content-type': 'application/zip',
-        'content-disposition': attachmentDisposition(studyZipFileName(study)),
-        'cache-control': 'no-store',
-      });
+      return sendStream(
+        reply,
+        zip.body,
+        {
+          'content-type': 'application/zip',
+          'content-disposition': attachmentDisposition(studyZipFileName(study)),
+          'cache-control': 'no-store',
+        },
+        zip.contentLength,
+      );
     },
   );
 };

@@ -86,7 +86,7 @@ async function addArchive(
 
 /** A synthetic study in Orthanc and its worklist item (archive_study_key left null: found by lookup). */
 async function archivedStudy(
-  options: { status?: 'TO_READ' | 'FINAL' | 'ASSIGNED'; facility?: TFacility } = {},
+  options: { status?: 'TO_READ' | 'FINAL' | 'ASSIGNED'; facility?: TFacility; archive?: string } = {},
 ) {
   const images = syntheticStudy({
     patientName: 'Zip^Patient',
@@ -101,7 +101,7 @@ async function archivedStudy(
     facility: options.facility ?? f1,
     status: options.status ?? 'TO_READ',
     studyUid: images.studyUid,
-    pacsArchiveId: archiveId,
+    pacsArchiveId: options.archive ?? archiveId,
     patientIdentifier: 'PID/7 é',
     studyDatetime: new Date('2026-03-04T10:00:00Z'),
     referringPhysicianId: physicianId,
@@ -398,19 +398,35 @@ describe('an archive that is down or cannot do it', () => {
     expect(zip.status).toBe(503);
   });
 
-  it('answers 409 for a plain DICOMweb archive: no zip, no standard delete', async () => {
+  it('builds the zip from WADO-RS for a plain DICOMweb archive; its delete answers 409', async () => {
     const organisationId = f1.organisationId;
     const facility = await buildFacility(server.db, { organisationId });
     const plain = await addArchive(organisationId, facility.id, { kind: 'dicomweb', url: orthanc.restUrl });
-    const study = await buildStudy(server.db, { facility, status: 'TO_READ', pacsArchiveId: plain });
-    const uid = study.studyUid ?? '';
-    const zip = await get(u.admin, `/dicom/get-dicom-zip-url?study_uid=${uid}`);
-    expect(zip.status).toBe(409);
-    expect(zip.json).toMatchObject({ error: { code: 'ARCHIVE_NOT_SUPPORTED' } });
-    const response = await server.request('DELETE', `/api/v1/dicom/delete-study?study_uid=${uid}`, {
-      token: as(u.admin),
-    });
-    expect(response.status).toBe(409);
+    const { images, study } = await archivedStudy({ facility, archive: plain });
+    const link = await zipUrl(u.admin, images.studyUid);
+    const { response, body } = await download(link.url);
+    expect(response.status, body.toString().slice(0, 300)).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/zip');
+    const zip = await JSZip.loadAsync(body);
+    const files = Object.values(zip.files).filter((entry) => !entry.dir);
+    expect(files.map((file) => file.name).sort()).toEqual(
+      images.instances.map((_, n) => `DICOM/IM${String(n + 1).padStart(5, '0')}.dcm`),
+    );
+    const contents = await Promise.all(files.map((file) => file.async('nodebuffer')));
+    // Each entry is one uploaded instance, byte for byte (Part 10: "DICM" at 128).
+    const uploaded = new Set(images.instances.map((b) => b.toString('base64')));
+    for (const content of contents) {
+      expect(content.subarray(128, 132).toString()).toBe('DICM');
+      expect(uploaded.has(content.toString('base64'))).toBe(true);
+    }
+
+    const response409 = await server.request(
+      'DELETE',
+      `/api/v1/dicom/delete-study?study_uid=${images.studyUid}`,
+      { token: as(u.admin) },
+    );
+    expect(response409.status).toBe(409);
+    expect(response409.json).toMatchObject({ error: { code: 'ARCHIVE_NOT_SUPPORTED' } });
     const [row] = await server.db.select().from(t.studies).where(eq(t.studies.id, study.id));
     expect(row?.status).toBe('TO_READ');
   });

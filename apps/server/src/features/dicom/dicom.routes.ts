@@ -25,7 +25,7 @@ import { recordDicomEvent } from './dicom-audit.ts';
 import { createZipLinkSigner, zipUrlFor } from './dicom-zip-links.ts';
 import { findStudiesByUid, findVisibleStudyByUid } from './dicom.queries.ts';
 import { abortWhenClientLeaves, sendArchiveBody } from './stream-reply.ts';
-import { requireOrthanc, requireStudyArchive, withArchive } from './study-archive.ts';
+import { requireStudyArchive, withArchive } from './study-archive.ts';
 import { listSeries, middleInstance, renderedInstance } from './study-series.ts';
 
 const security = [{ bearerAuth: [] }];
@@ -63,7 +63,7 @@ export const dicomRoutes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary: "A signed, short-lived URL of the study's images as a zip",
         description:
-          'For a study the caller may see on the worklist (referring physicians: the studies they referred). The URL needs no bearer token, works for DICOM_ZIP_URL_TTL_SECONDS (5 minutes) and only for this study and this user; following it streams the zip from the archive (GET /dicom/zip/{id}). Orthanc archives only for now: a plain DICOMweb archive answers 409.',
+          'For a study the caller may see on the worklist (referring physicians: the studies they referred). The URL needs no bearer token, works for DICOM_ZIP_URL_TTL_SECONDS (5 minutes) and only for this study and this user; following it streams the zip from the archive (GET /dicom/zip/{id}).',
         querystring: ZStudyUidQuery,
         response: { 200: ZDicomZipUrl, ...ZErrorResponses, ...ZArchiveErrors },
       },
@@ -71,7 +71,7 @@ export const dicomRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const scope = await scopeOf(request);
       const study = await visibleStudy(scope, request.query.study_uid);
-      requireOrthanc(await requireStudyArchive(app, study), 'Downloading a study as a zip');
+      await requireStudyArchive(app, study);
       return zipUrlFor(signer, study.id, scope.principal.userId);
     },
   );

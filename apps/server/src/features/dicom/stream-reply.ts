@@ -18,17 +18,26 @@ export function nodeStreamOf(body: ReadableStream<Uint8Array>): Readable {
 }
 
 /**
- * Sends an archive's body on as it arrives, with these headers and the archive's Content-Length
- * when it gave one (a browser then shows real progress).
+ * Sends a body on as it comes, with these headers, and Content-Length when the archive gave one (a
+ * browser then shows real progress).
  */
+export function sendStream(
+  reply: FastifyReply,
+  body: Readable,
+  headers: Record<string, string>,
+  contentLength: string | null,
+): FastifyReply {
+  if (contentLength && /^\d+$/.test(contentLength)) reply.header('content-length', contentLength);
+  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+  return reply.header('x-content-type-options', 'nosniff').send(body);
+}
+
+/** sendStream of an archive's answer. */
 export function sendArchiveBody(
   reply: FastifyReply,
   response: Response,
   headers: Record<string, string>,
 ): FastifyReply {
   if (!response.body) throw new Error('an archive answer without a body');
-  const length = response.headers.get('content-length');
-  if (length && /^\d+$/.test(length)) reply.header('content-length', length);
-  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-  return reply.header('x-content-type-options', 'nosniff').send(nodeStreamOf(response.body));
+  return sendStream(reply, nodeStreamOf(response.body), headers, response.headers.get('content-length'));
 }
