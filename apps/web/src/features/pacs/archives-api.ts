@@ -3,14 +3,15 @@ import {
   ZDeletedResponse,
   ZPacsArchive,
   ZPacsArchiveList,
+  ZPopulateResult,
   type TArchiveTestResult,
   type TCreateArchiveBody,
   type TDeletedResponse,
   type TPacsArchive,
   type TPacsArchiveList,
+  type TPopulateResult,
   type TUpdateArchiveBody,
 } from '@ris/domain';
-import { z } from 'zod';
 import { apiClient } from '../../api/client.ts';
 
 const enc = encodeURIComponent;
@@ -25,17 +26,6 @@ export const SAVE_ARCHIVE_FAILED = 'Failed to save the archive';
 export const DELETE_ARCHIVE_FAILED = 'Failed to delete the archive';
 export const TEST_ARCHIVE_FAILED = 'Failed to test the connection';
 export const SYNC_ARCHIVE_FAILED = 'Failed to sync from the archive';
-
-/** What GET /worklist/populate/worklist answers (the sync's own schema lives with the worklist). */
-const ZSyncAnswer = z.object({
-  added: z.number(),
-  updated: z.number(),
-  deleted: z.number(),
-  archives: z.array(
-    z.object({ id: z.string(), name: z.string(), ok: z.boolean(), error: z.string().nullable() }).loose(),
-  ),
-});
-export type TSyncAnswer = z.infer<typeof ZSyncAnswer>;
 
 export const archivesApi = {
   /** GET /pacs/archives: every archive of the organisation with its sync state (admins). */
@@ -52,9 +42,9 @@ export const archivesApi = {
   test: (id: string): Promise<TArchiveTestResult> =>
     apiClient.post(`/pacs/archives/${enc(id)}/test`, {}, { parse: (data) => ZArchiveTestResult.parse(data) }),
   /** GET /worklist/populate/worklist?archive_id=: pull this archive's studies now. */
-  syncNow: (id: string): Promise<TSyncAnswer> =>
+  syncNow: (id: string): Promise<TPopulateResult> =>
     apiClient.get('/worklist/populate/worklist', {
       query: { archive_id: id },
-      parse: (data) => ZSyncAnswer.parse(data),
+      parse: (data) => ZPopulateResult.parse(data),
     }),
 };

@@ -2,6 +2,7 @@
 import { NO_CAPABILITIES, type TFacility, type TPacsArchive } from '@ris/domain';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { byLabel, byName, click, typeInto, waitFor, type Rendered } from '../../test/dom.tsx';
+import { appStore } from '../../stores/app-store.ts';
 import { authStore } from '../../stores/auth-store.ts';
 import { FACILITY, buildUser } from '../auth/test-support.ts';
 import { fakeApi, fieldError, renderRoutes, type RecordedRequest } from '../templates/test-app.tsx';
@@ -177,7 +178,17 @@ describe('archives tab', () => {
             added: 2,
             updated: 1,
             deleted: 0,
-            archives: [{ id: archive().id, name: 'Main Orthanc', ok: true, error: null }],
+            archives: [
+              {
+                id: archive().id,
+                name: 'Main Orthanc',
+                ok: true,
+                error: null,
+                added: 2,
+                updated: 1,
+                deleted: 0,
+              },
+            ],
           },
         };
       if (request.method === 'DELETE') return { status: 200, body: { id: archive().id, deleted: true } };
@@ -194,6 +205,9 @@ describe('archives tab', () => {
       expect(api.requests.map((request) => request.path)).toContain(
         `/api/v1/worklist/populate/worklist?archive_id=${archive().id}`,
       ),
+    );
+    await waitFor(() =>
+      expect(appStore.getState().toast?.message).toBe('Main Orthanc: 2 new studies, 1 updated'),
     );
     await click(byName(document.body, 'button', 'Delete Main Orthanc'));
     const confirm = await dialog();

@@ -1,4 +1,4 @@
-import type { TArchiveTestResult, TPacsArchive } from '@ris/domain';
+import type { TArchiveTestResult, TPacsArchive, TPopulateResult } from '@ris/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   CheckCircle2,
@@ -20,6 +20,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { notify } from '../../stores/app-store.ts';
 import { useAuth } from '../../stores/auth-store.ts';
 import { ListTable, TD_CLASS, TH_CLASS } from '../templates/list-parts.tsx';
+import { syncSummary } from '../worklist/sync-from-pacs-button.tsx';
 import { ArchiveFormDialog } from './archive-form-dialog.tsx';
 import {
   DELETE_ARCHIVE_FAILED,
@@ -28,7 +29,6 @@ import {
   TEST_ARCHIVE_FAILED,
   archiveKeys,
   archivesApi,
-  type TSyncAnswer,
 } from './archives-api.ts';
 
 type TOpen = { kind: 'create' } | { kind: 'edit' | 'delete'; archive: TPacsArchive } | null;
@@ -100,16 +100,11 @@ function TestAnswer({ result }: { result: TArchiveTestResult }) {
   );
 }
 
-function syncToast(archive: TPacsArchive, answer: TSyncAnswer) {
-  const outcome = answer.archives.find((item) => item.id === archive.id) ?? answer.archives[0];
-  if (outcome && !outcome.ok) {
-    notify('error', `${archive.name}: ${outcome.error ?? SYNC_ARCHIVE_FAILED}`);
-    return;
-  }
-  notify(
-    'success',
-    `${archive.name}: ${answer.added} added, ${answer.updated} updated, ${answer.deleted} deleted in the archive`,
-  );
+/** The toast of Sync now: what came in (the worklist's own words), or why this archive failed. */
+function syncToast(archive: TPacsArchive, answer: TPopulateResult) {
+  const outcome = answer.archives.find((item) => item.id === archive.id);
+  if (outcome && !outcome.ok) notify('error', `${archive.name}: ${outcome.error ?? SYNC_ARCHIVE_FAILED}`);
+  else notify('success', `${archive.name}: ${syncSummary(answer)}`);
 }
 
 /**
