@@ -49,54 +49,63 @@ export async function* multipartParts(
     return true;
   };
 
-  while (state !== 'done') {
-    if (state === 'preamble') {
-      const at = buffer.indexOf(delimiter);
-      if (at >= 0) {
-        buffer = buffer.subarray(at + delimiter.length);
-        state = 'after-delimiter';
-      } else {
-        buffer = buffer.subarray(Math.max(0, buffer.length - delimiter.length));
-        if (!(await more())) throw new Error('multipart body without a delimiter');
-      }
-    } else if (state === 'after-delimiter') {
-      if (buffer.length >= 2 && buffer[0] === 0x2d && buffer[1] === 0x2d) {
-        state = 'done';
-        continue;
-      }
-      const eol = buffer.indexOf(CRLF);
-      if (eol >= 0) {
-        buffer = buffer.subarray(eol + CRLF.length);
-        state = 'headers';
-      } else if (buffer.length > MAX_HEADER_BYTES || !(await more())) {
-        throw new Error('multipart body cut short after a delimiter');
-      }
-    } else if (state === 'headers') {
-      // A part without headers starts with the blank line itself.
-      const end = buffer.subarray(0, 2).equals(CRLF) ? -2 : buffer.indexOf(HEADERS_END);
-      if (end === -2 || end >= 0) {
-        const headers = end === -2 ? {} : parseHeaders(buffer.subarray(0, end).toString('latin1'));
-        buffer = buffer.subarray(end === -2 ? 2 : end + HEADERS_END.length);
-        yield { type: 'start', headers };
-        state = 'body';
-      } else if (buffer.length > MAX_HEADER_BYTES || !(await more())) {
-        throw new Error('multipart part headers too long or cut short');
-      }
-    } else {
-      const at = buffer.indexOf(delimiter);
-      if (at >= 0) {
-        if (at > 0) yield { type: 'data', chunk: buffer.subarray(0, at) };
-        yield { type: 'end' };
-        buffer = buffer.subarray(at + delimiter.length);
-        state = 'after-delimiter';
-      } else {
-        // Keep what could be the start of a delimiter split across chunks.
-        const safe = buffer.length - (delimiter.length - 1);
-        if (safe > 0) {
-          yield { type: 'data', chunk: buffer.subarray(0, safe) };
-          buffer = buffer.subarray(safe);
+  try {
+    yield* parts();
+  } finally {
+    // Stopped early (the browser went away, a bad body): let the source go too.
+    if (!exhausted) await chunks.return?.();
+  }
+
+  async function* parts(): AsyncGenerator<TPartEvent> {
+    while (state !== 'done') {
+      if (state === 'preamble') {
+        const at = buffer.indexOf(delimiter);
+        if (at >= 0) {
+          buffer = buffer.subarray(at + delimiter.length);
+          state = 'after-delimiter';
+        } else {
+          buffer = buffer.subarray(Math.max(0, buffer.length - delimiter.length));
+          if (!(await more())) throw new Error('multipart body without a delimiter');
         }
-        if (!(await more())) throw new Error('multipart body cut short inside a part');
+      } else if (state === 'after-delimiter') {
+        if (buffer.length >= 2 && buffer[0] === 0x2d && buffer[1] === 0x2d) {
+          state = 'done';
+          continue;
+        }
+        const eol = buffer.indexOf(CRLF);
+        if (eol >= 0) {
+          buffer = buffer.subarray(eol + CRLF.length);
+          state = 'headers';
+        } else if (buffer.length > MAX_HEADER_BYTES || !(await more())) {
+          throw new Error('multipart body cut short after a delimiter');
+        }
+      } else if (state === 'headers') {
+        // A part without headers starts with the blank line itself.
+        const end = buffer.subarray(0, 2).equals(CRLF) ? -2 : buffer.indexOf(HEADERS_END);
+        if (end === -2 || end >= 0) {
+          const headers = end === -2 ? {} : parseHeaders(buffer.subarray(0, end).toString('latin1'));
+          buffer = buffer.subarray(end === -2 ? 2 : end + HEADERS_END.length);
+          yield { type: 'start', headers };
+          state = 'body';
+        } else if (buffer.length > MAX_HEADER_BYTES || !(await more())) {
+          throw new Error('multipart part headers too long or cut short');
+        }
+      } else {
+        const at = buffer.indexOf(delimiter);
+        if (at >= 0) {
+          if (at > 0) yield { type: 'data', chunk: buffer.subarray(0, at) };
+          yield { type: 'end' };
+          buffer = buffer.subarray(at + delimiter.length);
+          state = 'after-delimiter';
+        } else {
+          // Keep what could be the start of a delimiter split across chunks.
+          const safe = buffer.length - (delimiter.length - 1);
+          if (safe > 0) {
+            yield { type: 'data', chunk: buffer.subarray(0, safe) };
+            buffer = buffer.subarray(safe);
+          }
+          if (!(await more())) throw new Error('multipart body cut short inside a part');
+        }
       }
     }
   }
