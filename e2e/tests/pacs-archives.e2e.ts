@@ -6,8 +6,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   freePort,
   startLocalOrthanc,
+  uploadInstances,
   type TLocalOrthanc,
 } from '../../apps/server/src/integrations/pacs/local-orthanc.ts';
+import { syntheticStudy } from '../../apps/server/src/integrations/pacs/synthetic-dicom.ts';
 import { api, apiSignIn } from '../support/api.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { startE2eServer, type TE2eServer } from '../support/server.ts';
@@ -20,6 +22,7 @@ import { signInAs } from '../support/sign-in.ts';
 const ADMIN = 'admin@demo.test';
 const ARCHIVE = 'Reading room Orthanc';
 const FACILITY = 'City General Hospital';
+const OLD = 'Old hospital PACS';
 const SCREENSHOTS = process.env.RIS_E2E_SCREENSHOTS;
 
 let server: TE2eServer;
@@ -99,21 +102,42 @@ describe('image archives', () => {
     await edit.getByRole('button', { name: 'Cancel' }).click();
     await edit.waitFor({ state: 'detached' });
 
-    // An archive that cannot be reached: the test says so, in red, without an error page.
+    // Sync now pulls the archive's studies; the row then shows the last success.
+    const study = syntheticStudy({
+      patientName: 'Archive^Demo',
+      patientId: 'ARCH-E2E-1',
+      accessionNumber: 'ACC-ARCH-E2E-1',
+      studyDescription: 'CT HEAD',
+      modalities: ['CT'],
+      instancesPerSeries: 1,
+      institutionName: FACILITY,
+    });
+    await uploadInstances(orthanc, study.instances);
+    await row.getByRole('button', { name: `Sync ${ARCHIVE} now` }).click();
+    await row.getByText(/^Last success/).waitFor();
+
+    // An archive that cannot be reached: its test and its sync say so, in red, without an error page.
     const admin = await apiSignIn(server.url, ADMIN);
     await api(server.url, admin, 'POST', '/pacs/archives', {
-      name: 'Old hospital PACS',
+      name: OLD,
       kind: 'dicomweb',
       dicomweb_url: `http://127.0.0.1:${await freePort()}/dicom-web`,
       auth_kind: 'bearer',
       secret: 'old-token',
-      enabled: false,
+      poll_interval_seconds: 300,
     });
     await page.reload();
-    await page.getByRole('button', { name: 'Test connection to Old hospital PACS' }).click();
+    const old = table.getByRole('row').filter({ hasText: OLD });
+    await old.getByRole('button', { name: `Sync ${OLD} now` }).click();
+    await old
+      .locator('.text-danger')
+      .filter({ hasText: /^Error/ })
+      .waitFor();
+    await old.getByRole('button', { name: `Test connection to ${OLD}` }).click();
     await table.getByRole('status').filter({ hasText: 'Cannot be reached' }).waitFor();
-    await page.getByRole('button', { name: `Test connection to ${ARCHIVE}` }).click();
+    await row.getByRole('button', { name: `Test connection to ${ARCHIVE}` }).click();
     await table.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+    await page.mouse.move(0, 0);
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/archives.png` });
 
     // Over the API, the archive is there with has_secret, and no answer carries the password.

@@ -59,9 +59,11 @@ function SyncState({ archive }: { archive: TPacsArchive }) {
     <div className="flex max-w-80 flex-col gap-0.5 text-xs">
       <span className="text-fg-muted">{success ? `Last success ${success}` : 'Never synchronised'}</span>
       {failed ? (
-        <span className="text-danger" title={sync.last_error ?? undefined}>
-          <span className="font-medium">Error {when(sync.last_error_at)}</span>
-          {sync.failure_count > 0 ? ` (${sync.failure_count} failed in a row)` : ''}:{' '}
+        <span className="flex flex-col text-danger" title={sync.last_error ?? undefined}>
+          <span className="font-medium">
+            Error {when(sync.last_error_at)}
+            {sync.failure_count > 0 ? ` · ${sync.failure_count} failed in a row` : ''}
+          </span>
           <span className="line-clamp-2 break-words">{sync.last_error}</span>
         </span>
       ) : null}
@@ -103,8 +105,11 @@ function TestAnswer({ result }: { result: TArchiveTestResult }) {
 /** The toast of Sync now: what came in (the worklist's own words), or why this archive failed. */
 function syncToast(archive: TPacsArchive, answer: TPopulateResult) {
   const outcome = answer.archives.find((item) => item.id === archive.id);
-  if (outcome && !outcome.ok) notify('error', `${archive.name}: ${outcome.error ?? SYNC_ARCHIVE_FAILED}`);
-  else notify('success', `${archive.name}: ${syncSummary(answer)}`);
+  if (outcome && !outcome.ok) {
+    const error = outcome.error ?? SYNC_ARCHIVE_FAILED;
+    // The sync's message usually names the archive already.
+    notify('error', error.startsWith(archive.name) ? error : `${archive.name}: ${error}`);
+  } else notify('success', `${archive.name}: ${syncSummary(answer)}`);
 }
 
 /**
