@@ -10,7 +10,8 @@ export function ohifConfig(publicUrl: string, dicomWebPrefix: string): Record<st
     routerBasename: '/viewer',
     extensions: [],
     modes: [],
-    customizationService: {},
+    // No onboarding tour: the viewer opens on the image.
+    customizationService: { global: { 'ohif.tours': { $set: [] } } },
     // The RIS opens one study at a time; its worklist is the study list.
     showStudyList: false,
     investigationalUseDialog: { option: 'never' },
