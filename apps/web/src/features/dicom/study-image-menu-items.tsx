@@ -2,7 +2,6 @@ import * as Menu from '@radix-ui/react-dropdown-menu';
 import type { TWorklistItem } from '@ris/domain';
 import { Download, ServerOff } from 'lucide-react';
 import { archiveDeleteRequest } from './archive-delete-request.ts';
-import { downloadStudyImages } from './download-study-images.ts';
 
 export interface StudyImageMenuItemsProps {
   item: TWorklistItem;
@@ -22,7 +21,12 @@ export function StudyImageMenuItems({ item, itemClassName }: StudyImageMenuItems
     <>
       <Menu.Item
         className={itemClassName}
-        onSelect={() => void downloadStudyImages(studyUid, item.patient_name)}
+        onSelect={() =>
+          // Loaded at the first download: the worklist does not carry it.
+          void import('./download-study-images.ts').then((m) =>
+            m.downloadStudyImages(studyUid, item.patient_name),
+          )
+        }
       >
         <Download aria-hidden="true" className="size-4 text-fg-subtle" /> Download images
       </Menu.Item>
