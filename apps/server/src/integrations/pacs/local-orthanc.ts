@@ -132,6 +132,10 @@ export async function startLocalOrthanc(options: TLocalOrthancOptions): Promise<
     throw error;
   }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Never outlive the process that started it (a test worker that dies, a demo stopped hard).
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  void exited.then(() => process.off('exit', killOnExit));
   return {
     restUrl,
     dicomwebUrl: `${restUrl}/dicom-web`,
