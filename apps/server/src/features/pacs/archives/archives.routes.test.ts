@@ -49,6 +49,32 @@ async function archiveRow(id: string) {
   return row;
 }
 
+/**
+ * What an administrator configures, without the sync state (and updated_at), which the archive's
+ * sync jobs change in the background while the tests run.
+ */
+function settingsOf(row: typeof t.pacsArchives.$inferSelect | undefined) {
+  if (!row) return row;
+  return {
+    id: row.id,
+    organisationId: row.organisationId,
+    name: row.name,
+    kind: row.kind,
+    dicomwebUrl: row.dicomwebUrl,
+    orthancUrl: row.orthancUrl,
+    authKind: row.authKind,
+    username: row.username,
+    secretSealed: row.secretSealed,
+    defaultFacilityId: row.defaultFacilityId,
+    enabled: row.enabled,
+    pollIntervalSeconds: row.pollIntervalSeconds,
+    createdAt: row.createdAt,
+  };
+}
+
+const allSettings = async () =>
+  (await server.db.select().from(t.pacsArchives).orderBy(t.pacsArchives.id)).map(settingsOf);
+
 /** A 400 whose details name the field (details.field, or a details.fields entry of a schema failure). */
 const expectField = (response: { status: number; text: string; json: unknown }, field: string) => {
   expect(response.status, response.text).toBe(400);
@@ -92,7 +118,7 @@ describe('POST /pacs/archives', () => {
   });
 
   it('refuses bad input naming the field, and writes nothing', async () => {
-    const before = await server.db.select().from(t.pacsArchives);
+    const before = await allSettings();
     const cases: [Record<string, unknown>, string][] = [
       [{ name: '' }, 'name'],
       [{ name: 'x'.repeat(121) }, 'name'],
@@ -116,7 +142,7 @@ describe('POST /pacs/archives', () => {
       expectField(response, field);
       expect(response.text).not.toContain(PASSWORD);
     }
-    expect(await server.db.select().from(t.pacsArchives)).toEqual(before);
+    expect(await allSettings()).toEqual(before);
   });
 
   it('answers 409 for a name the organisation already uses (any case); another organisation may', async () => {
@@ -232,7 +258,7 @@ describe('PUT /pacs/archives/{id}', () => {
 
   it('checks the result as a whole and writes nothing when refused', async () => {
     const archive = await create();
-    const before = await archiveRow(archive.id);
+    const before = settingsOf(await archiveRow(archive.id));
     const links = () =>
       server.db
         .select()
@@ -260,13 +286,13 @@ describe('PUT /pacs/archives/{id}', () => {
       name: taken.name.toUpperCase(),
     });
     expect(conflict.status, conflict.text).toBe(409);
-    expect(await archiveRow(archive.id)).toEqual(before);
+    expect(settingsOf(await archiveRow(archive.id))).toEqual(before);
     expect(await links()).toEqual(linksBefore);
   });
 
   it('answers 403 to other roles of the organisation and 404 to another organisation, unchanged', async () => {
     const archive = await create();
-    const before = await archiveRow(archive.id);
+    const before = settingsOf(await archiveRow(archive.id));
     for (const user of ['facilityAdmin', 'radiologist', 'transcriptionist', 'referrer'] as TWorldUser[]) {
       const response = await w.call(user, 'PUT', `/pacs/archives/${archive.id}`, { name: 'Taken over' });
       expect(response.status, `${user} ${response.text}`).toBe(403);
@@ -275,7 +301,7 @@ describe('PUT /pacs/archives/{id}', () => {
     expect(outsider.status, outsider.text).toBe(404);
     const missing = await w.call('admin', 'PUT', `/pacs/archives/00000000-0000-4000-8000-000000000000`, {});
     expect(missing.status).toBe(404);
-    expect(await archiveRow(archive.id)).toEqual(before);
+    expect(settingsOf(await archiveRow(archive.id))).toEqual(before);
   });
 });
 
@@ -311,6 +337,23 @@ describe('DELETE /pacs/archives/{id}', () => {
     expect(audit?.actorUserId).toBe(w.users.admin.id);
     const again = await w.call('admin', 'DELETE', `/pacs/archives/${archive.id}`);
     expect(again.status).toBe(404);
+  });
+});
+
+describe('sync of a new or re-enabled archive', () => {
+  const syncJobs = async (archiveId: string) =>
+    (await server.db.select().from(t.jobs).where(eq(t.jobs.queue, 'pacs.sync'))).filter(
+      (job) => job.payload['archive_id'] === archiveId,
+    );
+
+  it('starts its chain of sync jobs at once, only while it is enabled', async () => {
+    const on = await create();
+    expect((await syncJobs(on.id)).length).toBeGreaterThan(0);
+    const off = await create({ enabled: false });
+    expect(await syncJobs(off.id)).toEqual([]);
+    const enabled = await w.call('admin', 'PUT', `/pacs/archives/${off.id}`, { enabled: true });
+    expect(enabled.status, enabled.text).toBe(200);
+    expect((await syncJobs(off.id)).length).toBeGreaterThan(0);
   });
 });
 

@@ -26,6 +26,7 @@ import {
   type TArchiveWriteContext,
 } from './commands/save-archive.ts';
 import { testArchiveConnection } from './commands/test-archive.ts';
+import { ensureSyncChains } from '../sync/sync-jobs.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['pacs'];
@@ -63,6 +64,19 @@ export const archiveRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!row) throw AppError.notFound('Archive');
     authorizeArchive(principal, action);
     return row;
+  }
+
+  /**
+   * A new or re-enabled archive starts its chain of sync jobs now rather than at the next start
+   * (a no-op while one runs or the archive is off). After the commit; a failure here is logged and
+   * the chain starts at the next Sync now or restart.
+   */
+  async function startSync(request: FastifyRequest, archiveId: string) {
+    try {
+      await ensureSyncChains(db, { archiveId });
+    } catch (error) {
+      request.log.error({ err: error, archiveId }, 'could not start the archive sync');
+    }
   }
 
   function writeContext(request: FastifyRequest): TArchiveWriteContext {
@@ -106,6 +120,7 @@ export const archiveRoutes: FastifyPluginAsyncZod = async (app) => {
       const archive = await db.transaction(async (tx) =>
         withFacilities(tx, await createArchive(tx, context, request.body)),
       );
+      await startSync(request, archive.row.id);
       return reply.status(201).send(presentArchive(archive));
     },
   );
@@ -130,6 +145,7 @@ export const archiveRoutes: FastifyPluginAsyncZod = async (app) => {
       const archive = await db.transaction(async (tx) =>
         withFacilities(tx, await updateArchive(tx, context, request.params.id, request.body)),
       );
+      await startSync(request, archive.row.id);
       return presentArchive(archive);
     },
   );
