@@ -159,6 +159,24 @@ describe('POST /pacs/archives', () => {
     expect(elsewhere.status, elsewhere.text).toBe(201);
   });
 
+  it('lets only one of two simultaneous creates with the same name through', async () => {
+    const body = validBody({ name: 'Raced name' });
+    const answers = await Promise.all([
+      w.call('admin', 'POST', '/pacs/archives', body),
+      w.call('admin', 'POST', '/pacs/archives', body),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    const named = await server.db.select().from(t.pacsArchives).where(eq(t.pacsArchives.name, 'Raced name'));
+    expect(named).toHaveLength(1);
+  });
+
+  it('refuses an over-long secret without repeating it', async () => {
+    const secret = `S${'x'.repeat(4000)}`;
+    const response = await w.call('admin', 'POST', '/pacs/archives', validBody({ secret }));
+    expectField(response, 'secret');
+    expect(response.text).not.toContain(secret.slice(0, 40));
+  });
+
   it('is for administrators only', async () => {
     for (const user of ['facilityAdmin', 'radiologist', 'transcriptionist', 'referrer'] as TWorldUser[]) {
       const response = await w.call(user, 'POST', '/pacs/archives', validBody());
