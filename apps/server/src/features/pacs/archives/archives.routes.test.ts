@@ -274,6 +274,19 @@ describe('PUT /pacs/archives/{id}', () => {
     expect(JSON.stringify(audits)).not.toContain('new-Password-789');
   });
 
+  it('starts the sync over when the archive behind it changes, not for other changes', async () => {
+    const archive = await create({ enabled: false });
+    const resumeAt = { changesCursor: 42, polledUntil: new Date('2026-11-20T00:00:00Z') };
+    await server.db.update(t.pacsArchives).set(resumeAt).where(eq(t.pacsArchives.id, archive.id));
+    await w.call('admin', 'PUT', `/pacs/archives/${archive.id}`, { poll_interval_seconds: 30 });
+    expect(await archiveRow(archive.id)).toMatchObject(resumeAt);
+    const moved = await w.call('admin', 'PUT', `/pacs/archives/${archive.id}`, {
+      orthanc_url: 'http://127.0.0.1:8043',
+    });
+    expect(moved.status, moved.text).toBe(200);
+    expect(await archiveRow(archive.id)).toMatchObject({ changesCursor: null, polledUntil: null });
+  });
+
   it('checks the result as a whole and writes nothing when refused', async () => {
     const archive = await create();
     const before = settingsOf(await archiveRow(archive.id));

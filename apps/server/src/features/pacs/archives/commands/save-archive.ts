@@ -120,6 +120,9 @@ function changedFields(row: TArchiveRow, next: Partial<TArchiveRow>, facilitiesG
   return facilitiesGiven ? [...changed, 'facilities'] : changed;
 }
 
+/** The fields that say which archive is read: changing one resets the sync's resume point. */
+const SOURCE_FIELDS: readonly string[] = ['kind', 'dicomweb_url', 'orthanc_url'];
+
 /**
  * PUT /pacs/archives/{id}: the fields given change; the result is checked as a whole (an Orthanc
  * archive keeps its orthanc_url, basic keeps a username and a secret ...). secret: omitted keeps the
@@ -181,7 +184,14 @@ export async function updateArchive(
     defaultFacilityId,
   };
   const changed = changedFields(row, next, body.facilities !== undefined);
-  const [updated] = await tx.update(pacsArchives).set(next).where(eq(pacsArchives.id, row.id)).returning();
+  // Another archive behind the same record: its /changes sequence numbers and polled window mean
+  // nothing there, so the sync starts over (idempotent by study UID, so nothing is duplicated).
+  const sourceChanged = changed.some((field) => SOURCE_FIELDS.includes(field));
+  const [updated] = await tx
+    .update(pacsArchives)
+    .set(sourceChanged ? { ...next, changesCursor: null, polledUntil: null } : next)
+    .where(eq(pacsArchives.id, row.id))
+    .returning();
   if (body.facilities) await replaceFacilities(tx, row.id, body.facilities);
   await recordArchiveEvent(tx, {
     action: 'pacs_archive.updated',
