@@ -7,7 +7,7 @@ import { freePort } from '../../integrations/pacs/local-orthanc.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../db/schema/index.ts';
 import { buildFacility, buildStudy } from '../../test/factories.ts';
-import { startDicomWorld, type TDicomWorld, type TUser } from './dicom-test-world.ts';
+import { startDicomWorld, type TDicomWorld, type TUser } from '../../test/dicom-test-world.ts';
 
 let world: TDicomWorld;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { LinkSigner, deriveLinkKey } from '../../auth/signed-links.ts';
 import { DICOM_ZIP_KEY_LABEL } from './dicom-zip-links.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../db/schema/index.ts';
-import { startDicomWorld, type TDicomWorld } from './dicom-test-world.ts';
+import { startDicomWorld, type TDicomWorld } from '../../test/dicom-test-world.ts';
 
 let world: TDicomWorld;
 beforeAll(async () => {

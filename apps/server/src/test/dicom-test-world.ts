@@ -3,13 +3,13 @@
 // organisation's archive, and helpers to put synthetic studies in it and ask the routes.
 import type { TDicomZipUrl } from '@ris/domain';
 import { expect } from 'vitest';
-import * as t from '../../db/schema/index.ts';
-import { uploadInstances } from '../../integrations/pacs/local-orthanc.ts';
-import { syntheticStudy } from '../../integrations/pacs/synthetic-dicom.ts';
-import { tokenFor } from '../../test/auth-helpers.ts';
-import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../test/factories.ts';
-import { startTestOrthanc, type TTestOrthanc } from '../../test/orthanc.ts';
-import { startTestServer, type TTestServer } from '../../test/test-server.ts';
+import * as t from '../db/schema/index.ts';
+import { uploadInstances } from '../integrations/pacs/local-orthanc.ts';
+import { syntheticStudy } from '../integrations/pacs/synthetic-dicom.ts';
+import { tokenFor } from './auth-helpers.ts';
+import { buildFacility, buildOrganisation, buildStudy, buildUser } from './factories.ts';
+import { startTestOrthanc, type TTestOrthanc } from './orthanc.ts';
+import { startTestServer, type TTestServer } from './test-server.ts';
 
 export type TUser = Awaited<ReturnType<typeof buildUser>>;
 export type TFacility = Awaited<ReturnType<typeof buildFacility>>;
