@@ -146,6 +146,8 @@ export const ZWorklistItemFacts = z.object({
   datetime: z.iso.datetime({ offset: true }).nullable(),
   series_count: z.number().int(),
   instance_count: z.number().int(),
+  /** When the image archive reported the study gone (the item is kept, its images are not). */
+  images_deleted_at: z.iso.datetime({ offset: true }).nullable(),
   status: ZStudyStatus,
   priority_tag: ZPriorityTag.nullable(),
   last_assigned_user_fk: ZUuid.nullable(),

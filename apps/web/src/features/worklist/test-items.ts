@@ -23,6 +23,7 @@ export function buildItem(n: number, patch: Partial<TWorklistItem> = {}): TWorkl
     datetime: '2026-11-21T08:00:00.000Z',
     series_count: 2,
     instance_count: 100,
+    images_deleted_at: null,
     status: 'TO_READ',
     priority_tag: null,
     last_assigned_user_fk: null,

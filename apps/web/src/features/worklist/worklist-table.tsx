@@ -13,7 +13,7 @@ import {
   type ColumnDef,
   type RowSelectionState,
 } from '@tanstack/react-table';
-import { ArrowDown, ArrowUp, ArrowUpDown, Eye, FilePenLine } from 'lucide-react';
+import { ArrowDown, ArrowUp, ArrowUpDown, Eye, FilePenLine, ImageOff } from 'lucide-react';
 import { useMemo } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../components/ui/cn.ts';
@@ -69,7 +69,18 @@ function renderCell(column: TWorklistColumn, item: TWorklistItem, { now, props }
     case 'datetime':
       return <DateTimeCell item={item} now={now} />;
     case 'series_count':
-      return <span className="tabular-nums">{item.series_count}</span>;
+      return item.images_deleted_at ? (
+        <span
+          className="inline-flex items-center gap-1 text-danger"
+          title={`The image archive no longer has this study (since ${new Date(item.images_deleted_at).toLocaleString()})`}
+        >
+          <ImageOff aria-hidden="true" className="size-3.5" />
+          <span className="sr-only">Images deleted in the archive</span>
+          <span className="tabular-nums">{item.series_count}</span>
+        </span>
+      ) : (
+        <span className="tabular-nums">{item.series_count}</span>
+      );
     case 'status':
       return <StatusText status={item.status} />;
     case 'radiologist':

@@ -288,6 +288,8 @@ describe('GET /worklist/populate/worklist against a real Orthanc', () => {
       }, 'the deletion'),
     );
     expect(marked).toMatchObject({ id: item.id, status: 'TO_READ' });
+    const shown = await server.request('GET', `/api/v1/worklist/${item.id}`, { token: tokens.radiologist });
+    expect(shown.json).toMatchObject({ id: item.id, images_deleted_at: expect.any(String) });
   });
 
   it('places a study without accession or patient id with generated identifiers', async () => {
