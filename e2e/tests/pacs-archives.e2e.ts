@@ -33,10 +33,11 @@ const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   storageDir = await mkdtemp(path.join(os.tmpdir(), 'ris-e2e-orthanc-'));
-  [server, browser, orthanc] = await Promise.all([
+  // Orthanc first and on its own: afterAll stops it even when the server or browser fails to start.
+  orthanc = await startLocalOrthanc({ storageDir });
+  [server, browser] = await Promise.all([
     startE2eServer({ env: { RIS_SEED_DEMO: 'true' } }),
     launchBrowser(),
-    startLocalOrthanc({ storageDir }),
   ]);
 });
 afterEach(async () => {

@@ -17,7 +17,9 @@ let silent: Server;
 const sockets = new Set<Socket>();
 
 beforeAll(async () => {
-  [server, orthanc] = await Promise.all([startTestServer(), startTestOrthanc()]);
+  // Orthanc on its own first: afterAll stops it even when the server fails to start.
+  orthanc = await startTestOrthanc();
+  server = await startTestServer();
   w = await buildReportWorld(server);
   silent = createServer((socket) => {
     sockets.add(socket);
@@ -27,8 +29,8 @@ beforeAll(async () => {
 }, 40_000);
 afterAll(async () => {
   for (const socket of sockets) socket.destroy();
-  await new Promise((resolve) => silent.close(resolve));
-  await Promise.all([server.close(), orthanc.close()]);
+  await new Promise((resolve) => (silent ? silent.close(resolve) : resolve(undefined)));
+  await Promise.all([server?.close(), orthanc?.close()]);
 });
 
 async function archiveOf(input: { restUrl: string; password: string | null; kind?: 'orthanc' | 'dicomweb' }) {
