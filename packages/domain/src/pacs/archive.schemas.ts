@@ -14,7 +14,7 @@ export const ZPacsAuthKind = z.enum(PACS_AUTH_KINDS);
 export type TPacsAuthKind = z.infer<typeof ZPacsAuthKind>;
 
 export const ARCHIVE_NAME_MAX = 120;
-export const ARCHIVE_POLL_MIN_SECONDS = 5;
+export const ARCHIVE_POLL_MIN_SECONDS = 1;
 export const ARCHIVE_POLL_MAX_SECONDS = 3600;
 export const ARCHIVE_POLL_DEFAULT_SECONDS = 10;
 

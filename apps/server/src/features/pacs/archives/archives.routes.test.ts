@@ -134,7 +134,7 @@ describe('POST /pacs/archives', () => {
       [{ facilities: [{ facility_id: foreignFacility.id }], default_facility_id: null }, 'facilities'],
       [{ facilities: [{ facility_id: 'not-a-uuid' }] }, 'facilities'],
       [{ default_facility_id: secondFacility.id }, 'default_facility_id'],
-      [{ poll_interval_seconds: 4 }, 'poll_interval_seconds'],
+      [{ poll_interval_seconds: 0 }, 'poll_interval_seconds'],
       [{ poll_interval_seconds: 3601 }, 'poll_interval_seconds'],
     ];
     for (const [overrides, field] of cases) {
