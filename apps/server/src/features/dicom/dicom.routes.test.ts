@@ -160,6 +160,8 @@ describe('GET /dicom/series and /dicom/series-thumbnail', () => {
     const jpeg = bytes.subarray(0, 3).toString('hex') === 'ffd8ff';
     const png = bytes.subarray(0, 8).toString('hex') === '89504e470d0a1a0a';
     expect(jpeg || png).toBe(true);
+    // Whole: a JPEG ends with its EOI marker (Orthanc's DICOMweb plugin announces a shorter length).
+    if (jpeg) expect(bytes.subarray(-2).toString('hex')).toBe('ffd9');
   });
 
   it('answers 404 outside the scope, for another study’s series, and 400 naming a bad UID', async () => {

@@ -32,12 +32,15 @@ export function sendStream(
   return reply.header('x-content-type-options', 'nosniff').send(body);
 }
 
-/** sendStream of an archive's answer. */
+/**
+ * sendStream of an archive's answer, without its Content-Length: Orthanc's DICOMweb plugin (1.7)
+ * announces a length shorter than the rendered image it sends, which would cut the image short.
+ */
 export function sendArchiveBody(
   reply: FastifyReply,
   response: Response,
   headers: Record<string, string>,
 ): FastifyReply {
   if (!response.body) throw new Error('an archive answer without a body');
-  return sendStream(reply, nodeStreamOf(response.body), headers, response.headers.get('content-length'));
+  return sendStream(reply, nodeStreamOf(response.body), headers, null);
 }
