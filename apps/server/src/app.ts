@@ -58,6 +58,7 @@ import { registerCollaboration } from './collaboration/collaboration-server.ts';
 import { flushReportDocument } from './collaboration/flush-report-document.ts';
 import { runWithReportPdf } from './features/report-output/report-pdf-store.ts';
 import { registerSpa } from './http/spa.ts';
+import { viewerAgentRoutes } from './viewer-agent/viewer-agent.routes.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 
 export type TAppDeps = {
@@ -212,6 +213,8 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
   );
   // The built-in OHIF at /viewer/ and the per-study DICOMweb proxy it reads through (features/viewers).
   await app.register(ohifRoutes, { prefix: '/viewer' });
+  // The workstation viewer agent's single file (viewer-agent/ris-viewer-agent.ts).
+  await app.register(viewerAgentRoutes);
   await app.register(dicomWebRoutes);
   await registerSpa(app, config.webDistDir);
   return app;

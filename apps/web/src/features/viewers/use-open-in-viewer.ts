@@ -2,18 +2,31 @@ import { VIEWER_LABELS, type TViewer } from '@ris/domain';
 import { useMutation } from '@tanstack/react-query';
 import { errorMessage } from '../../api/api-error.ts';
 import { notify } from '../../stores/app-store.ts';
+import { agentInstallHint, findLocalAgent, openWithAgent } from './local-agent.ts';
 import { fetchViewerLink, openViewerLink } from './viewer-link.ts';
 
 /**
- * Opens studies in a viewer: asks the server for the link (GET /dicom/viewer), then opens it. A
- * viewer the server is not set up for (409), or any other failure, shows the server's message.
+ * Opens studies in a viewer. RadiAnt and Horos go through the workstation's viewer agent when it
+ * runs (it downloads the study's zip and opens it); otherwise, and for OHIF and Weasis, the server's
+ * link (GET /dicom/viewer) is opened, with a hint how to get the agent. A viewer the server is not
+ * set up for (409), or any other failure, shows the server's message.
  */
 export function useOpenInViewer(viewer: TViewer) {
   const name = VIEWER_LABELS[viewer];
   const mutation = useMutation({
-    mutationFn: (studyUid: string) => fetchViewerLink(studyUid, viewer),
+    mutationFn: async (studyUid: string) => {
+      if (viewer === 'radiant' || viewer === 'horos') {
+        const agent = await findLocalAgent();
+        if (agent) {
+          await openWithAgent(agent, studyUid, viewer);
+          return null;
+        }
+        notify('info', agentInstallHint(name));
+      }
+      return fetchViewerLink(studyUid, viewer);
+    },
     onSuccess: (link) => {
-      if (!openViewerLink(link.url)) notify('error', `The ${name} link could not be opened`);
+      if (link && !openViewerLink(link.url)) notify('error', `The ${name} link could not be opened`);
     },
     onError: (error) => notify('error', errorMessage(error, `Failed to open the study in ${name}`)),
   });
