@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../../db/schema/index.ts';
@@ -268,20 +266,15 @@ describe('GET /dicom-web (the per-study DICOMweb proxy)', () => {
     expect(frame.body.length).toBeGreaterThan(64 * 64);
   });
 
-  it('streams a 16 MB instance without holding it in memory', async () => {
-    v8.setFlagsFromString('--expose-gc');
-    const gc = vm.runInNewContext('gc') as () => void;
+  it('passes a 16 MB instance (4096 × 4096) through intact, in many chunks', async () => {
+    // That it streams (first bytes out before the archive has sent the rest) and stops when the
+    // browser goes away: dicom-web-streaming.routes.test.ts, with an archive that holds its answer.
     const seriesUid = large.seriesUids[0] ?? '';
     const [uid] = await instanceUids(large, seriesUid);
-    const size = large.instances[0]?.length ?? 0;
-    expect(size).toBeGreaterThan(16 * 1024 * 1024);
-    gc();
-    const before = process.memoryUsage().arrayBuffers;
-    let peak = 0;
-    let received = 0;
-    let chunks = 0;
-    const hash = createHash('sha256');
+    const uploaded = large.instances[0] ?? Buffer.alloc(0);
+    expect(uploaded.length).toBeGreaterThan(16 * 1024 * 1024);
     const url = new URL(server.url);
+    const chunks: Buffer[] = [];
     await new Promise<void>((resolve, reject) => {
       http
         .get(
@@ -293,25 +286,21 @@ describe('GET /dicom-web (the per-study DICOMweb proxy)', () => {
           },
           (response) => {
             expect(response.statusCode).toBe(200);
-            response.on('data', (chunk: Buffer) => {
-              received += chunk.length;
-              chunks += 1;
-              hash.update(chunk);
-              if (chunks % 16 === 0) {
-                gc();
-                peak = Math.max(peak, process.memoryUsage().arrayBuffers - before);
-              }
-            });
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
             response.on('end', resolve);
             response.on('error', reject);
           },
         )
         .on('error', reject);
     });
-    expect(received).toBeGreaterThan(size);
-    expect(chunks).toBeGreaterThan(16);
-    // The whole instance in memory at once (in the proxy or here) would show as ≥ its size.
-    expect(peak).toBeLessThan(size / 2);
+    expect(chunks.length).toBeGreaterThan(16);
+    const body = Buffer.concat(chunks);
+    expect(
+      createHash('sha256')
+        .update(body.subarray(body.indexOf(uploaded), body.indexOf(uploaded) + uploaded.length))
+        .digest('hex'),
+    ).toBe(createHash('sha256').update(uploaded).digest('hex'));
+    expect(body.indexOf(uploaded)).toBeGreaterThan(0);
   });
 
   it('passes conditional requests and caching headers through', async () => {
