@@ -121,7 +121,8 @@ export async function relayRead(
   }
   reply.header('cache-control', privateCacheControl(response.headers.get('cache-control')));
   const contentType = response.headers.get('content-type') ?? '';
-  if (!response.body || response.status === 204 || response.status === 304) {
+  // HEAD (Fastify answers it with the GET route): the archive's headers, its body never read.
+  if (!response.body || response.status === 204 || response.status === 304 || request.method === 'HEAD') {
     await response.body?.cancel().catch(() => undefined);
     return reply.send();
   }

@@ -180,4 +180,18 @@ describe('DICOMweb proxy streaming', () => {
       () => requests.length > before && requests.at(-1)?.closed === true,
     );
   });
+  it('answers HEAD with the archive’s headers and never reads its body', async () => {
+    const before = requests.length;
+    const response = await fetch(`${server.url}${instancePath()}`, {
+      method: 'HEAD',
+      headers: { cookie: `${VIEWER_COOKIE}=${cookie}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain(`boundary=${BOUNDARY}`);
+    expect(await response.text()).toBe('');
+    await until(
+      'the archive request is closed',
+      () => requests.length > before && requests.at(-1)?.closed === true,
+    );
+  });
 });
