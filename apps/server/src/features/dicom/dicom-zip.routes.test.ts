@@ -119,6 +119,14 @@ describe('GET /dicom/zip/{id} as a stream', () => {
     expect(archive.paths).toContain('/tools/lookup');
   });
 
+  it('answers a HEAD without asking the archive or logging a download', async () => {
+    const asked = archive.paths.length;
+    const response = await fetch(await zipUrlOf(studies.sized), { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/zip');
+    expect(archive.paths).toHaveLength(asked);
+  });
+
   it('answers 502 ARCHIVE_UNAVAILABLE when the archive fails before the first byte', async () => {
     const response = await fetch(await zipUrlOf(studies.failing));
     expect(response.status).toBe(502);

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { ZDicomZipLinkQuery, ZErrorBody, ZUuid } from '@ris/domain';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -71,6 +72,13 @@ export const dicomZipRoutes: FastifyPluginAsyncZod = async (app) => {
         throw refused();
 
       const connection = await requireStudyArchive(app, study);
+      const headers = {
+        'content-type': 'application/zip',
+        'content-disposition': attachmentDisposition(studyZipFileName(study)),
+        'cache-control': 'no-store',
+      };
+      // A HEAD (a download manager's probe) asks the archive for nothing and downloads nothing.
+      if (request.method === 'HEAD') return sendStream(reply, Readable.from([]), headers, null);
       // The browser going away ends the archive's work too.
       const zip = await openStudyZip(connection, study, abortWhenClientLeaves(reply));
       await recordDicomEvent(db, {
@@ -80,16 +88,7 @@ export const dicomZipRoutes: FastifyPluginAsyncZod = async (app) => {
         request,
         data: { archive: connection.name },
       });
-      return sendStream(
-        reply,
-        zip.body,
-        {
-          'content-type': 'application/zip',
-          'content-disposition': attachmentDisposition(studyZipFileName(study)),
-          'cache-control': 'no-store',
-        },
-        zip.contentLength,
-      );
+      return sendStream(reply, zip.body, headers, zip.contentLength);
     },
   );
 };
