@@ -6,12 +6,14 @@
 //    to the moment an admin's open worklist socket receives the new item.
 // Run: node apps/server/dist/bench/pacs-bench.js (after npm run build), or from the sources:
 // npx tsx --conditions=ris-source apps/server/src/bench/pacs-bench.ts. BENCH_PACS_STUDIES (200),
-// BENCH_PACS_SAMPLES (10); BENCH_DATABASE_URL=postgres://… runs on PostgreSQL instead of PGlite.
+// BENCH_PACS_SAMPLES (10); BENCH_DATABASE_URL=postgres://… runs on PostgreSQL instead of PGlite, in
+// a database of its own (ris_bench_pacs, made afresh) on that server.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { LISTEN_TOPIC_EVENT, REALTIME_MESSAGE_EVENT, SOCKET_PATH, type TRealtimeMessage } from '@ris/domain';
 import { eq } from 'drizzle-orm';
+import pg from 'pg';
 import { io } from 'socket.io-client';
 import { buildApp } from '../app.ts';
 import { issueSession } from '../auth/sign-in.ts';
@@ -34,7 +36,27 @@ import { syntheticStudy } from '../integrations/pacs/synthetic-dicom.ts';
 
 const STUDIES = Number(process.env.BENCH_PACS_STUDIES ?? 200);
 const SAMPLES = Number(process.env.BENCH_PACS_SAMPLES ?? 10);
-const DATABASE_URL = process.env.BENCH_DATABASE_URL;
+const ADMIN_URL = process.env.BENCH_DATABASE_URL;
+const DB_NAME = 'ris_bench_pacs';
+
+async function adminStatement(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+let DATABASE_URL: string | undefined;
+if (ADMIN_URL) {
+  await adminStatement(`drop database if exists ${DB_NAME} with (force)`);
+  await adminStatement(`create database ${DB_NAME}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${DB_NAME}`;
+  DATABASE_URL = url.toString();
+}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -230,4 +252,5 @@ try {
   await database.close();
   await orthanc.stop();
   await rm(dataDir, { recursive: true, force: true });
+  if (ADMIN_URL) await adminStatement(`drop database if exists ${DB_NAME} with (force)`);
 }
