@@ -97,6 +97,19 @@ describe('the zip written as the parts arrive', () => {
     expect(contents).toEqual(PARTS);
   });
 
+  it('adds Zip64 records where offsets or the entry count outgrow the classic fields', async () => {
+    const body = multipart(PARTS);
+    const events = () => partsAsFiles(multipartParts(chunked(body, 4096), BOUNDARY), instanceEntryName);
+    // Lowered thresholds: the second and third entries start "beyond 4 GiB", and there are "too many".
+    const zip = await bytesOf(zipStream(events(), { zip64From: { offset: 400, entries: 2 } }));
+    expect(zip.includes(Buffer.from([0x50, 0x4b, 0x06, 0x06]))).toBe(true);
+    const read = await JSZip.loadAsync(zip);
+    const names = Object.keys(read.files);
+    expect(names).toHaveLength(3);
+    const contents = await Promise.all(names.map((name) => read.files[name]?.async('nodebuffer')));
+    expect(contents).toEqual(PARTS);
+  });
+
   it('is a valid empty zip when the study has no instances', async () => {
     const zip = await bytesOf(
       zipStream(partsAsFiles(multipartParts(chunked(multipart([]), 5), BOUNDARY), instanceEntryName)),
