@@ -27,6 +27,25 @@ const MAX_WINDOW_STUDIES = 5_000;
 /** A new archive brings the studies of its last days; a window pass re-reads this much overlap. */
 export const BACKFILL_DAYS = 7;
 const OVERLAP_DAYS = 2;
+/** Studies read and imported at once (each is a few archive calls and one transaction). */
+const IMPORT_CONCURRENCY = 4;
+
+/** Runs `work` over `items`, at most `limit` at a time; the first failure rejects. */
+async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next] as T;
+      next += 1;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
 /**
  * Orthanc drops a deleted study's entries from /changes, so deletions are found by comparing the
  * last BACKFILL_DAYS of study dates with what we hold: at most this often, and on every manual pull.
@@ -104,11 +123,14 @@ async function orthancPass(context: TPassContext, cursor: number): Promise<numbe
       if (change.ChangeType === 'StableStudy') stable.add(change.ID);
       if (change.ChangeType === 'Deleted') deleted.add(change.ID);
     }
-    for (const orthancId of stable) {
-      if (deleted.has(orthancId)) continue;
-      const uid = await orthancStudyUid(context.connection, orthancId, context.signal);
-      if (uid) await importByUid(context, uid, orthancId);
-    }
+    await eachLimited(
+      [...stable].filter((orthancId) => !deleted.has(orthancId)),
+      IMPORT_CONCURRENCY,
+      async (orthancId) => {
+        const uid = await orthancStudyUid(context.connection, orthancId, context.signal);
+        if (uid) await importByUid(context, uid, orthancId);
+      },
+    );
     for (const orthancId of deleted) await markDeleted(context, { archiveStudyKey: orthancId });
     since = Math.max(since, last);
     await context.db
@@ -159,6 +181,7 @@ async function windowPass(context: TPassContext, from: Date, to: Date): Promise<
           )
       : [];
     const byUid = new Map(known.map((row) => [row.uid, row]));
+    const wanted: string[] = [];
     for (const dataset of page) {
       const uid = studyUidOf(dataset);
       if (!uid) {
@@ -170,8 +193,9 @@ async function windowPass(context: TPassContext, from: Date, to: Date): Promise<
         const listed = archiveStudyOf(dataset, []);
         if (listed.seriesCount === ours.series && listed.instanceCount === ours.instances) continue;
       }
-      await importByUid(context, uid, null);
+      wanted.push(uid);
     }
+    await eachLimited(wanted, IMPORT_CONCURRENCY, (uid) => importByUid(context, uid, null));
     if (page.length < QIDO_PAGE) {
       complete = true;
       break;
