@@ -23,6 +23,8 @@ const RELAYED = ['content-type', 'etag', 'last-modified', 'accept-ranges', 'cont
 const PASSED = new Set([200, 204, 206, 304, 406, 416]);
 /** A QIDO or metadata answer larger than this is refused (a study's metadata is a few MB). */
 export const MAX_JSON_BYTES = 128 * 1024 * 1024;
+/** Time for a QIDO or metadata answer, body included. */
+const JSON_TIMEOUT_MS = 60_000;
 
 function archiveFailure(error: ArchiveError): AppError {
   if (error.kind === 'timeout')
@@ -104,6 +106,9 @@ export async function relayRead(
       method: 'GET',
       headers,
       signal: abort.signal,
+      // Instances and frames stream for as long as they take (the browser leaving ends them); DICOM
+      // JSON, read whole here, must be complete within the time-out.
+      ...(read.kind === 'binary' ? { streamBody: true } : { timeoutMs: JSON_TIMEOUT_MS }),
     });
   } catch (error) {
     if (abort.signal.aborted) return reply.hijack();
@@ -114,17 +119,19 @@ export async function relayRead(
     await response.body?.cancel().catch(() => undefined);
     throw statusFailure(response.status);
   }
-  reply.status(response.status);
-  for (const name of RELAYED) {
-    const value = response.headers.get(name);
-    if (value !== null) reply.header(name, value);
-  }
-  reply.header('cache-control', privateCacheControl(response.headers.get('cache-control')));
+  const relayed = () => {
+    reply.status(response.status);
+    for (const name of RELAYED) {
+      const value = response.headers.get(name);
+      if (value !== null) reply.header(name, value);
+    }
+    return reply.header('cache-control', privateCacheControl(response.headers.get('cache-control')));
+  };
   const contentType = response.headers.get('content-type') ?? '';
   // HEAD (Fastify answers it with the GET route): the archive's headers, its body never read.
   if (!response.body || response.status === 204 || response.status === 304 || request.method === 'HEAD') {
     await response.body?.cancel().catch(() => undefined);
-    return reply.send();
+    return relayed().send();
   }
   if (read.kind === 'json' && response.status === 200 && /json/i.test(contentType)) {
     const text = (await readBounded(response.body, MAX_JSON_BYTES)).toString('utf8');
@@ -134,7 +141,7 @@ export async function relayRead(
     } catch {
       throw new AppError('ARCHIVE_UNAVAILABLE', 'The image archive answered malformed JSON', undefined, 502);
     }
-    return reply
+    return relayed()
       .type(contentType)
       .send(JSON.stringify(rewriteArchiveUrls(json, connection.dicomwebUrl, proxyRoot)));
   }
@@ -148,12 +155,12 @@ export async function relayRead(
   if (boundary === null) {
     const length = response.headers.get('content-length');
     if (length !== null) reply.header('content-length', length);
-    return reply.send(body);
+    return relayed().send(body);
   }
   // Part headers may name the archive (Content-Location): rewritten as they pass, so the length changes.
   const rewriter = multipartHeaderRewriter(boundary, (headers) =>
     rewriteContentLocation(headers, (url) => proxied(url, connection.dicomwebUrl, proxyRoot)),
   );
   body.on('error', (error) => rewriter.destroy(error));
-  return reply.send(body.pipe(rewriter));
+  return relayed().send(body.pipe(rewriter));
 }
