@@ -1,14 +1,14 @@
 // The zod schemas of ./viewers.ts, apart from its constants: a screen that needs only the constants (the
 // sign-in page) loads no zod.
 import { z } from 'zod';
-import { DEFAULT_VIEWER, DICOM_UID_MAX_LENGTH, VIEWERS } from './viewers.ts';
+import { DEFAULT_VIEWER, DICOM_UID_MAX_LENGTH, DICOM_UID_PATTERN, VIEWERS } from './viewers.ts';
 
 export const ZViewer = z.enum(VIEWERS);
 
 export const ZDicomUid = z
   .string()
   .max(DICOM_UID_MAX_LENGTH, `must be a DICOM UID of at most ${DICOM_UID_MAX_LENGTH} characters`)
-  .regex(/^[0-9]+(\.[0-9]+)*$/, 'must be a DICOM UID (digits separated by dots)');
+  .regex(DICOM_UID_PATTERN, 'must be a DICOM UID (digits separated by dots)');
 
 /** GET /dicom/viewer: which study to open in which viewer. */
 export const ZViewerQuery = z.object({

@@ -20,3 +20,10 @@ export const REACHABILITY_CHECK_TIMEOUT_MS = 1_000;
 
 /** A DICOM UID (PS3.5 §9.1): digits and dots, at most 64 characters. */
 export const DICOM_UID_MAX_LENGTH = 64;
+/** A DICOM UID: digits separated by dots (PS3.5 9.1), at most DICOM_UID_MAX_LENGTH characters. */
+export const DICOM_UID_PATTERN = /^[0-9]+(\.[0-9]+)*$/;
+
+/** Whether a value is a DICOM UID (the form and the length). */
+export function isDicomUid(value: string): boolean {
+  return value.length <= DICOM_UID_MAX_LENGTH && DICOM_UID_PATTERN.test(value);
+}

@@ -1,67 +1,44 @@
 // A study's series as the archive's QIDO-RS lists them, and a thumbnail of one series: the archive's
 // rendered middle instance (WADO-RS /rendered, JPEG).
 import type { TDicomSeries } from '@ris/domain';
+import { isDicomUid } from '@ris/domain';
 import {
-  ArchiveError,
   archiveFetch,
   archiveJson,
   type TArchiveConnection,
 } from '../../integrations/pacs/archive-client.ts';
+import {
+  DICOM_TAG,
+  dicomInteger,
+  dicomText,
+  parseDicomJsonList,
+  type TDicomJsonDataset,
+} from '../../integrations/pacs/dicom-json.ts';
 
-type TDicomJson = Record<string, { Value?: unknown[] } | undefined>;
+const TAG = DICOM_TAG;
 
-const TAG = {
-  seriesUid: '0020000E',
-  modality: '00080060',
-  description: '0008103E',
-  number: '00200011',
-  instances: '00201209',
-  sopInstanceUid: '00080018',
-  instanceNumber: '00200013',
-} as const;
-
-function first(dataset: TDicomJson, tag: string): unknown {
-  return dataset[tag]?.Value?.[0];
-}
-
-function text(dataset: TDicomJson, tag: string): string | null {
-  const value = first(dataset, tag);
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
-}
-
-function numeric(dataset: TDicomJson, tag: string): number | null {
-  const value = first(dataset, tag);
-  const parsed = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
-  return Number.isFinite(parsed) ? parsed : null;
-}
-
-function datasets(body: unknown, what: string, connection: TArchiveConnection): TDicomJson[] {
-  if (!Array.isArray(body))
-    throw new ArchiveError('malformed', `${connection.name}: ${what} is not a DICOM JSON array`);
-  return body.filter((item): item is TDicomJson => typeof item === 'object' && item !== null);
-}
-
-const UID = /^[0-9]+(\.[0-9]+)*$/;
+/** Text of an attribute, or null when absent or blank. */
+const text = (dataset: TDicomJsonDataset, tag: string): string | null => dicomText(dataset, tag) || null;
 
 /** The study's series, by series number (then UID); series the archive describes without a UID are left out. */
 export async function listSeries(connection: TArchiveConnection, studyUid: string): Promise<TDicomSeries[]> {
   const query = new URLSearchParams();
-  for (const tag of [TAG.modality, TAG.description, TAG.number, TAG.instances])
+  for (const tag of [TAG.modality, TAG.seriesDescription, TAG.seriesNumber, TAG.seriesInstanceCount])
     query.append('includefield', tag);
   const body = await archiveJson(connection, {
     root: 'dicomweb',
     path: `/studies/${studyUid}/series`,
     query,
   });
-  return datasets(body, 'the series list', connection)
+  return parseDicomJsonList(body, `${connection.name}: the series list`)
     .map((dataset) => ({
       series_uid: text(dataset, TAG.seriesUid) ?? '',
       modality: text(dataset, TAG.modality),
-      description: text(dataset, TAG.description),
-      number: numeric(dataset, TAG.number),
-      instance_count: numeric(dataset, TAG.instances),
+      description: text(dataset, TAG.seriesDescription),
+      number: dicomInteger(dataset, TAG.seriesNumber),
+      instance_count: dicomInteger(dataset, TAG.seriesInstanceCount),
     }))
-    .filter((series) => UID.test(series.series_uid))
+    .filter((series) => isDicomUid(series.series_uid))
     .sort(
       (a, b) =>
         (a.number ?? Number.MAX_SAFE_INTEGER) - (b.number ?? Number.MAX_SAFE_INTEGER) ||
@@ -81,14 +58,14 @@ export async function middleInstance(
     path: `/studies/${studyUid}/series/${seriesUid}/instances`,
     query,
   });
-  const instances = datasets(body, 'the instance list', connection)
+  const instances = parseDicomJsonList(body, `${connection.name}: the instance list`)
     .map((dataset) => ({
       uid: text(dataset, TAG.sopInstanceUid),
-      number: numeric(dataset, TAG.instanceNumber),
+      number: dicomInteger(dataset, TAG.instanceNumber),
     }))
     .filter(
       (instance): instance is { uid: string; number: number | null } =>
-        !!instance.uid && UID.test(instance.uid),
+        !!instance.uid && isDicomUid(instance.uid),
     )
     .sort((a, b) => (a.number ?? 0) - (b.number ?? 0) || a.uid.localeCompare(b.uid));
   return instances[Math.floor((instances.length - 1) / 2)]?.uid ?? null;

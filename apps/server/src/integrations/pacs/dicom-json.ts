@@ -1,8 +1,11 @@
 // Reading DICOM JSON (PS3.18 F.2) as QIDO-RS answers it: the study attributes the RIS keeps. An
 // archive's answer is outside data: every value is checked, a malformed study is reported as such.
+import { isDicomUid } from '@ris/domain';
 import { z } from 'zod';
+import { ArchiveError } from './archive-client.ts';
 
-const TAG = {
+/** The DICOM attributes the RIS reads, by their JSON keys (group and element in hex). */
+export const DICOM_TAG = {
   studyUid: '0020000D',
   seriesUid: '0020000E',
   patientName: '00100010',
@@ -22,7 +25,10 @@ const TAG = {
   seriesCount: '00201206',
   instanceCount: '00201208',
   seriesInstanceCount: '00201209',
+  sopInstanceUid: '00080018',
+  instanceNumber: '00200013',
 } as const;
+const TAG = DICOM_TAG;
 
 /** The attributes a study query asks for (includefield), besides the required return keys. */
 export const STUDY_INCLUDE_FIELDS = [
@@ -46,7 +52,6 @@ export const ZDicomJsonDataset = z.record(z.string(), ZAttribute);
 export type TDicomJsonDataset = z.infer<typeof ZDicomJsonDataset>;
 const ZDicomJsonList = z.array(ZDicomJsonDataset);
 
-const UID = /^[0-9]+(\.[0-9]+)*$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 
@@ -70,9 +75,10 @@ export type TArchiveStudy = {
   instanceCount: number;
 };
 
-export class MalformedDicomJson extends Error {
+/** An archive answer that is not the DICOM JSON asked for (an ArchiveError of kind 'malformed'). */
+export class MalformedDicomJson extends ArchiveError {
   constructor(message: string) {
-    super(message);
+    super('malformed', message);
     this.name = 'MalformedDicomJson';
   }
 }
@@ -82,7 +88,7 @@ function values(dataset: TDicomJsonDataset, tag: string): unknown[] {
 }
 
 /** The first value as text (numbers too); '' when absent; control characters removed. */
-function text(dataset: TDicomJsonDataset, tag: string, max = 256): string {
+export function dicomText(dataset: TDicomJsonDataset, tag: string, max = 256): string {
   const [first] = values(dataset, tag);
   if (typeof first === 'string' || typeof first === 'number') {
     return String(first).replace(CONTROL_CHARACTERS, '').trim().slice(0, max);
@@ -97,7 +103,8 @@ function texts(dataset: TDicomJsonDataset, tag: string): string[] {
     .filter((value) => value !== '');
 }
 
-function integer(dataset: TDicomJsonDataset, tag: string): number | null {
+/** The first value as a whole number from 0 to 999,999, or null. */
+export function dicomInteger(dataset: TDicomJsonDataset, tag: string): number | null {
   const [first] = values(dataset, tag);
   const number = typeof first === 'number' ? first : typeof first === 'string' ? Number(first) : NaN;
   return Number.isInteger(number) && number >= 0 && number < 1_000_000 ? number : null;
@@ -144,16 +151,16 @@ function sexOf(raw: string): TArchiveStudy['patientSex'] {
 }
 
 /** A QIDO-RS answer (a JSON array of datasets), or MalformedDicomJson. */
-export function parseDicomJsonList(body: unknown): TDicomJsonDataset[] {
+export function parseDicomJsonList(body: unknown, what = 'the archive'): TDicomJsonDataset[] {
   const parsed = ZDicomJsonList.safeParse(body);
-  if (!parsed.success) throw new MalformedDicomJson('the archive answered something that is not DICOM JSON');
+  if (!parsed.success) throw new MalformedDicomJson(`${what} answered something that is not DICOM JSON`);
   return parsed.data;
 }
 
 /** The Study Instance UID of a dataset, or null when it has none or an invalid one. */
 export function studyUidOf(dataset: TDicomJsonDataset): string | null {
-  const uid = text(dataset, TAG.studyUid, 64);
-  return UID.test(uid) ? uid : null;
+  const uid = dicomText(dataset, TAG.studyUid, 64);
+  return isDicomUid(uid) ? uid : null;
 }
 
 /**
@@ -169,24 +176,24 @@ export function archiveStudyOf(
   const seriesModalities = series.flatMap((item) => texts(item, TAG.modality));
   const modalities = [...new Set([...texts(study, TAG.modalitiesInStudy), ...seriesModalities])];
   const fromSeries = (tag: string) =>
-    series.map((item) => text(item, tag, 64)).find((value) => value !== '') ?? '';
+    series.map((item) => dicomText(item, tag, 64)).find((value) => value !== '') ?? '';
   const seriesInstances = series.reduce(
-    (sum, item) => sum + (integer(item, TAG.seriesInstanceCount) ?? 0),
+    (sum, item) => sum + (dicomInteger(item, TAG.seriesInstanceCount) ?? 0),
     0,
   );
   return {
     studyUid,
     patientName: personName(study, TAG.patientName),
-    patientId: text(study, TAG.patientId, 64),
-    patientSex: sexOf(text(study, TAG.patientSex, 16)),
-    patientBirthDate: dicomDate(text(study, TAG.patientBirthDate, 16)),
-    accessionNumber: text(study, TAG.accession, 64),
-    studyDescription: text(study, TAG.studyDescription) || null,
+    patientId: dicomText(study, TAG.patientId, 64),
+    patientSex: sexOf(dicomText(study, TAG.patientSex, 16)),
+    patientBirthDate: dicomDate(dicomText(study, TAG.patientBirthDate, 16)),
+    accessionNumber: dicomText(study, TAG.accession, 64),
+    studyDescription: dicomText(study, TAG.studyDescription) || null,
     modalities,
     bodyPart: fromSeries(TAG.bodyPart) || null,
-    institutionName: text(study, TAG.institutionName, 64) || fromSeries(TAG.institutionName) || null,
-    studyDatetime: dicomDatetime(text(study, TAG.studyDate, 16), text(study, TAG.studyTime, 32)),
-    seriesCount: Math.max(integer(study, TAG.seriesCount) ?? 0, series.length),
-    instanceCount: Math.max(integer(study, TAG.instanceCount) ?? 0, seriesInstances),
+    institutionName: dicomText(study, TAG.institutionName, 64) || fromSeries(TAG.institutionName) || null,
+    studyDatetime: dicomDatetime(dicomText(study, TAG.studyDate, 16), dicomText(study, TAG.studyTime, 32)),
+    seriesCount: Math.max(dicomInteger(study, TAG.seriesCount) ?? 0, series.length),
+    instanceCount: Math.max(dicomInteger(study, TAG.instanceCount) ?? 0, seriesInstances),
   };
 }
