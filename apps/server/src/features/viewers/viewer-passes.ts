@@ -7,8 +7,7 @@
 // session with the token verifier (user ACTIVE, session live, same organisation, issued after
 // tokens_valid_after) and the study against the user's current scope. The key is derived from the
 // identity token secret (never used as is); the kind is signed, so no pass serves as another kind.
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { resolveTokenSecret } from '../../auth/token-secret.ts';
+import { deriveLinkKey, LinkSigner } from '../../auth/signed-links.ts';
 import type { TSessionClaims } from '../../auth/principal.ts';
 import type { TConfig } from '../../config.ts';
 
@@ -46,40 +45,42 @@ const MAX_PASS_LENGTH = 1024;
 
 type TWire = { k: TPassKind; u: string; s: string; o: string | null; i: number; x: number; d: string | null };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UID = /^[0-9]+(\.[0-9]+)*$/;
+
+/** A pass's fields, each of its exact shape (so no field can hold the signer's '|' separator). */
 function isWire(value: unknown): value is TWire {
   if (!value || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
+  const matches = (pattern: RegExp, field: unknown) => typeof field === 'string' && pattern.test(field);
   return (
     (v.k === 'ticket' || v.k === 'cookie' || v.k === 'weasis') &&
-    typeof v.u === 'string' &&
-    typeof v.s === 'string' &&
-    (v.o === null || typeof v.o === 'string') &&
+    matches(UUID, v.u) &&
+    matches(UUID, v.s) &&
+    (v.o === null || matches(UUID, v.o)) &&
     Number.isInteger(v.i) &&
     Number.isInteger(v.x) &&
-    (v.d === null || typeof v.d === 'string')
+    (v.d === null || (matches(UID, v.d) && String(v.d).length <= 64))
   );
 }
 
+/** The signed fields of a pass (its expiry is signed with them). */
+function fieldsOf(wire: TWire): string[] {
+  return [wire.k, wire.u, wire.s, wire.o ?? '', String(wire.i), wire.d ?? ''];
+}
+
 export class ViewerPasses {
-  readonly #key: Buffer;
+  readonly #signer: LinkSigner;
   readonly #now: () => number;
   readonly cookieSeconds: number;
 
   constructor(key: Buffer, cookieSeconds: number, now: () => number = () => Date.now()) {
-    this.#key = key;
-    this.cookieSeconds = cookieSeconds;
     this.#now = now;
+    this.#signer = new LinkSigner(key, cookieSeconds, () => new Date(this.#now()));
+    this.cookieSeconds = cookieSeconds;
   }
 
-  #mac(body: string): Buffer {
-    return createHmac('sha256', this.#key).update(body).digest();
-  }
-
-  #nowSeconds(): number {
-    return Math.floor(this.#now() / 1000);
-  }
-
-  /** A pass of `kind` for a session, valid `seconds` from now. */
+  /** A pass of `kind` for a session, valid `seconds` from now: `<base64url JSON>.<hex HMAC>`. */
   issue(
     kind: TPassKind,
     session: Pick<TViewerPass, 'userId' | 'sessionId' | 'organisationId' | 'issuedAt' | 'studyUid'>,
@@ -91,11 +92,11 @@ export class ViewerPasses {
       s: session.sessionId,
       o: session.organisationId,
       i: session.issuedAt,
-      x: this.#nowSeconds() + seconds,
+      x: Math.floor(this.#now() / 1000) + seconds,
       d: session.studyUid,
     };
     const body = Buffer.from(JSON.stringify(wire)).toString('base64url');
-    return `${body}.${this.#mac(body).toString('base64url')}`;
+    return `${body}.${this.#signer.sign(fieldsOf(wire), wire.x)}`;
   }
 
   /** The pass, when `value` is a well-signed, unexpired pass of `kind`; else null. */
@@ -103,17 +104,14 @@ export class ViewerPasses {
     if (!value || value.length > MAX_PASS_LENGTH) return null;
     const dot = value.indexOf('.');
     if (dot < 1 || value.indexOf('.', dot + 1) !== -1) return null;
-    const body = value.slice(0, dot);
-    const given = Buffer.from(value.slice(dot + 1), 'base64url');
-    const expected = this.#mac(body);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     let wire: unknown;
     try {
-      wire = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+      wire = JSON.parse(Buffer.from(value.slice(0, dot), 'base64url').toString('utf8'));
     } catch {
       return null;
     }
-    if (!isWire(wire) || wire.k !== kind || wire.x < this.#nowSeconds()) return null;
+    if (!isWire(wire) || wire.k !== kind) return null;
+    if (!this.#signer.verify(fieldsOf(wire), wire.x, value.slice(dot + 1))) return null;
     return {
       kind: wire.k,
       userId: wire.u,
@@ -141,9 +139,7 @@ export function sessionClaimsOf(pass: TViewerPass): TSessionClaims {
   };
 }
 
-/** The app's passes: the key is HMAC(identity token secret, label), so replicas sharing it agree. */
+/** The app's passes: the key is derived from the identity token secret (auth/signed-links.ts), so replicas agree. */
 export async function createViewerPasses(config: TConfig): Promise<ViewerPasses> {
-  const secret = await resolveTokenSecret(config.auth.tokenSecret, config.dataDir);
-  const key = createHmac('sha256', secret.secret).update(KEY_LABEL).digest();
-  return new ViewerPasses(key, config.viewers.sessionSeconds);
+  return new ViewerPasses(await deriveLinkKey(config, KEY_LABEL), config.viewers.sessionSeconds);
 }
