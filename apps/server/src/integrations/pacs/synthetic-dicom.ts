@@ -87,6 +87,7 @@ export function syntheticStudy(spec: TSyntheticStudySpec): TSyntheticStudy {
   const instances: Buffer[] = [];
   spec.modalities.forEach((modality, seriesIndex) => {
     const seriesUid = dicomUid();
+    const frameOfReference = dicomUid();
     seriesUids.push(seriesUid);
     for (let index = 0; index < (spec.instancesPerSeries ?? 1); index += 1) {
       instances.push(
@@ -119,6 +120,12 @@ export function syntheticStudy(spec: TSyntheticStudySpec): TSyntheticStudy {
           PixelRepresentation: 0,
           SamplesPerPixel: 1,
           PhotometricInterpretation: 'MONOCHROME2',
+          // A regular stack (one plane, 2 mm apart) so viewers can scroll and reconstruct it.
+          PixelSpacing: ['0.5', '0.5'],
+          SliceThickness: '2',
+          ImageOrientationPatient: ['1', '0', '0', '0', '1', '0'],
+          ImagePositionPatient: ['0', '0', String(index * 2)],
+          FrameOfReferenceUID: frameOfReference,
           PixelData: pixelsOf(size, seriesIndex * 31 + index),
           _vrMap: { PixelData: 'OB' },
         }),
