@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
@@ -11,7 +11,7 @@ import {
 import { syntheticStudy } from '../../apps/server/src/integrations/pacs/synthetic-dicom.ts';
 import { api, apiSignIn } from '../support/api.ts';
 import { launchBrowser } from '../support/browser.ts';
-import { repoRoot, startE2eServer, type TE2eServer } from '../support/server.ts';
+import { startE2eServer, type TE2eServer } from '../support/server.ts';
 import { signInAs } from '../support/sign-in.ts';
 
 // A radiologist opens a study that came from the image archive in the built-in viewer: a real
@@ -171,9 +171,6 @@ describe('built-in viewer', () => {
     expect(elsewhere).toEqual([]);
     expect(refused.filter((line) => !/^400 \S+\/dicom-web\/studies\?00100020=/.test(line))).toEqual([]);
     expect(problems.filter((text) => /Content Security Policy|Refused to/i.test(text))).toEqual([]);
-    const docs = path.join(repoRoot, 'docs');
-    await mkdir(docs, { recursive: true });
-    await viewer.screenshot({ path: path.join(docs, 'viewer.png') });
     if (SCREENSHOTS) await viewer.screenshot({ path: path.join(SCREENSHOTS, 'viewer.png') });
   });
 });
