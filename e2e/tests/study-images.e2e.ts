@@ -1,17 +1,12 @@
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startLocalOrthanc,
-  uploadInstances,
-  type TLocalOrthanc,
-} from '../../apps/server/src/integrations/pacs/local-orthanc.ts';
+import { uploadInstances } from '../../apps/server/src/integrations/pacs/local-orthanc.ts';
 import { syntheticStudy } from '../../apps/server/src/integrations/pacs/synthetic-dicom.ts';
 import { api, apiSignIn } from '../support/api.ts';
-import { launchBrowser } from '../support/browser.ts';
-import { repoRoot, startE2eServer, type TE2eServer } from '../support/server.ts';
+import { connectOrthanc, eventually, startPacsWorld, type TPacsWorld } from '../support/pacs-world.ts';
 import { signInAs } from '../support/sign-in.ts';
 
 // Study images from the worklist and the reporting screen, against a real Orthanc on 127.0.0.1: an
@@ -24,42 +19,20 @@ const FACILITY = 'City General Hospital';
 const PATIENT_ID = 'E2E-IMG-1';
 const SCREENSHOTS = process.env.RIS_E2E_SCREENSHOTS;
 
-let server: TE2eServer;
-let browser: Browser;
-let orthanc: TLocalOrthanc;
-let storageDir: string;
-const contexts: BrowserContext[] = [];
+let world: TPacsWorld;
+let downloads: string;
 
 beforeAll(async () => {
-  storageDir = await mkdtemp(path.join(os.tmpdir(), 'ris-e2e-images-'));
-  [server, browser, orthanc] = await Promise.all([
-    startE2eServer({ env: { RIS_SEED_DEMO: 'true' } }),
-    launchBrowser(),
-    startLocalOrthanc({ storageDir }),
-  ]);
+  downloads = await mkdtemp(path.join(os.tmpdir(), 'ris-e2e-downloads-'));
+  world = await startPacsWorld('images');
 });
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
+afterEach(async () => world?.closeContexts());
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await orthanc?.stop();
-  if (storageDir) await rm(storageDir, { recursive: true, force: true });
+  await world?.close();
+  if (downloads) await rm(downloads, { recursive: true, force: true });
 });
 
 type TWorklistPage = { items: { id: string; patient_name: string; study_uid: string | null }[] };
-
-/** Polls `check` until it answers a value (not null) or the deadline passes. */
-async function eventually<T>(what: string, check: () => Promise<T | null>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 /** The names of a zip's files (not folders), from its central directory. */
 function zipFileNames(zip: Buffer): string[] {
@@ -77,7 +50,7 @@ function zipFileNames(zip: Buffer): string[] {
 }
 
 async function openRowMenu(page: Page): Promise<void> {
-  await page.goto(`${server.url}/worklist`);
+  await page.goto(`${world.server.url}/worklist`);
   await page.getByRole('searchbox', { name: /Search patient/ }).fill(PATIENT_ID);
   const row = page.getByRole('row').filter({ hasText: PATIENT_ID });
   await row
@@ -98,31 +71,13 @@ describe('study images', () => {
       size: 128,
       institutionName: FACILITY,
     });
-    await uploadInstances(orthanc, study.instances);
-    const admin = await apiSignIn(server.url, ADMIN);
-    const details = await api<{ facilities: { id: string; name: string }[] }>(
-      server.url,
-      admin,
-      'GET',
-      `/user/details/${admin.id}`,
-    );
-    const facility = details.facilities.find((item) => item.name === FACILITY);
-    if (!facility) throw new Error(`the demo seed has no ${FACILITY}`);
-    await api(server.url, admin, 'POST', '/pacs/archives', {
-      name: 'Images e2e Orthanc',
-      kind: 'orthanc',
-      dicomweb_url: orthanc.dicomwebUrl,
-      orthanc_url: orthanc.restUrl,
-      auth_kind: 'basic',
-      username: orthanc.username,
-      secret: orthanc.password,
-      facilities: [{ facility_id: facility.id }],
-      default_facility_id: facility.id,
-    });
+    await uploadInstances(world.orthanc, study.instances);
+    const admin = await apiSignIn(world.server.url, ADMIN);
+    await connectOrthanc(world, admin, { name: 'Images e2e Orthanc', facility: FACILITY });
     const item = await eventually('the synced study on the worklist', async () => {
-      await api(server.url, admin, 'GET', '/worklist/populate/worklist');
+      await api(world.server.url, admin, 'GET', '/worklist/populate/worklist');
       const page = await api<TWorklistPage>(
-        server.url,
+        world.server.url,
         admin,
         'GET',
         `/worklist?search=${PATIENT_ID}&date_range_type=LAST_1_MONTH&limit=10`,
@@ -130,13 +85,8 @@ describe('study images', () => {
       return page.items.find((row) => row.study_uid === study.studyUid) ?? null;
     });
 
-    const context = await browser.newContext({
-      viewport: { width: 1440, height: 900 },
-      acceptDownloads: true,
-    });
-    contexts.push(context);
-    const page = await context.newPage();
-    await signInAs(page, server.url, ADMIN);
+    const page = await world.newPage({ acceptDownloads: true });
+    await signInAs(page, world.server.url, ADMIN);
 
     // Download images: the browser downloads the zip itself, named by patient id and study date.
     await openRowMenu(page);
@@ -145,14 +95,14 @@ describe('study images', () => {
       page.getByRole('menuitem', { name: 'Download images' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(new RegExp(`^${PATIENT_ID}_\\d{8}\\.zip$`));
-    const saved = path.join(storageDir, download.suggestedFilename());
+    const saved = path.join(downloads, download.suggestedFilename());
     await download.saveAs(saved);
     const zip = await readFile(saved);
     expect(zip.subarray(0, 4).toString('hex')).toBe('504b0304');
     expect(zipFileNames(zip)).toHaveLength(study.instances.length);
 
     // The study screen: its two series as thumbnails drawn from the archive.
-    await page.goto(`${server.url}/worklist/${item.id}`);
+    await page.goto(`${world.server.url}/worklist/${item.id}`);
     const panel = page.getByRole('region', { name: 'Series' });
     await panel.getByRole('button', { name: /^Series/ }).waitFor();
     const thumbnails = panel.locator('[data-testid="series-thumbnail"] img');
@@ -163,9 +113,6 @@ describe('study images', () => {
       )
       .toBe(true);
     expect(await panel.textContent()).toContain('2 images');
-    const docs = path.join(repoRoot, 'docs');
-    await mkdir(docs, { recursive: true });
-    await panel.screenshot({ path: path.join(docs, 'series-panel.png') });
     if (SCREENSHOTS) await panel.screenshot({ path: path.join(SCREENSHOTS, 'series-panel.png') });
 
     // Delete from archive: confirmed by name, then gone from the worklist and from Orthanc.
@@ -180,9 +127,9 @@ describe('study images', () => {
       .poll(() => page.getByRole('row').filter({ hasText: PATIENT_ID }).count(), { timeout: 10_000 })
       .toBe(0);
     const [hit] = (await (
-      await fetch(`${orthanc.restUrl}/tools/lookup`, {
+      await fetch(`${world.orthanc.restUrl}/tools/lookup`, {
         method: 'POST',
-        headers: { authorization: orthanc.authorization },
+        headers: { authorization: world.orthanc.authorization },
         body: study.studyUid,
       })
     ).json()) as { ID: string }[];
