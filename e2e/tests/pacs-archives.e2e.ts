@@ -1,18 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  freePort,
-  startLocalOrthanc,
-  uploadInstances,
-  type TLocalOrthanc,
-} from '../../apps/server/src/integrations/pacs/local-orthanc.ts';
+import { freePort, uploadInstances } from '../../apps/server/src/integrations/pacs/local-orthanc.ts';
 import { syntheticStudy } from '../../apps/server/src/integrations/pacs/synthetic-dicom.ts';
 import { api, apiSignIn } from '../support/api.ts';
-import { launchBrowser } from '../support/browser.ts';
-import { startE2eServer, type TE2eServer } from '../support/server.ts';
+import { startPacsWorld, type TPacsWorld } from '../support/pacs-world.ts';
 import { signInAs } from '../support/sign-in.ts';
 
 // An administrator connects the organisation's image archive: a real Orthanc on 127.0.0.1 (Debian's
@@ -25,41 +15,18 @@ const FACILITY = 'City General Hospital';
 const OLD = 'Old hospital PACS';
 const SCREENSHOTS = process.env.RIS_E2E_SCREENSHOTS;
 
-let server: TE2eServer;
-let browser: Browser;
-let orthanc: TLocalOrthanc;
-let storageDir: string;
-const contexts: BrowserContext[] = [];
+let world: TPacsWorld;
 
 beforeAll(async () => {
-  storageDir = await mkdtemp(path.join(os.tmpdir(), 'ris-e2e-orthanc-'));
-  // Orthanc first and on its own: afterAll stops it even when the server or browser fails to start.
-  orthanc = await startLocalOrthanc({ storageDir });
-  [server, browser] = await Promise.all([
-    startE2eServer({ env: { RIS_SEED_DEMO: 'true' } }),
-    launchBrowser(),
-  ]);
+  world = await startPacsWorld('archives');
 });
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await orthanc?.stop();
-  if (storageDir) await rm(storageDir, { recursive: true, force: true });
-});
-
-async function freshPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  contexts.push(context);
-  return context.newPage();
-}
+afterEach(async () => world?.closeContexts());
+afterAll(async () => world?.close());
 
 describe('image archives', () => {
   it('an admin adds the Orthanc archive through the dialog, tests the connection and sees it listed', async () => {
-    const page = await freshPage();
-    await signInAs(page, server.url, ADMIN);
+    const page = await world.newPage();
+    await signInAs(page, world.server.url, ADMIN);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organisation' }).click();
     await page.getByRole('tab', { name: 'Archives' }).click();
     expect(new URL(page.url()).searchParams.get('tab')).toBe('archives');
@@ -72,11 +39,11 @@ describe('image archives', () => {
     await dialog.getByLabel('DICOMweb URL').fill(`http://ris:pw@127.0.0.1:1/dicom-web`);
     await dialog.getByRole('button', { name: 'Add archive' }).click();
     await dialog.getByText(/must not contain a user name or password/i).waitFor();
-    await dialog.getByLabel('DICOMweb URL').fill(orthanc.dicomwebUrl);
-    await dialog.getByLabel('Orthanc REST URL').fill(orthanc.restUrl);
+    await dialog.getByLabel('DICOMweb URL').fill(world.orthanc.dicomwebUrl);
+    await dialog.getByLabel('Orthanc REST URL').fill(world.orthanc.restUrl);
     await dialog.getByLabel('Authentication').selectOption('basic');
-    await dialog.getByLabel('User name').fill(orthanc.username);
-    await dialog.getByLabel('Password').fill(orthanc.password);
+    await dialog.getByLabel('User name').fill(world.orthanc.username);
+    await dialog.getByLabel('Password').fill(world.orthanc.password);
     await dialog.getByRole('checkbox', { name: FACILITY }).check();
     await dialog.getByLabel('Default facility').selectOption({ label: FACILITY });
     await dialog.getByRole('button', { name: 'Add archive' }).click();
@@ -85,7 +52,7 @@ describe('image archives', () => {
     const table = page.getByRole('table', { name: 'Image archives' });
     const row = table.getByRole('row').filter({ hasText: ARCHIVE });
     await row.waitFor();
-    expect(await row.textContent()).toContain(orthanc.dicomwebUrl);
+    expect(await row.textContent()).toContain(world.orthanc.dicomwebUrl);
     expect(await row.textContent()).toContain(`${FACILITY} (default)`);
 
     await row.getByRole('button', { name: `Test connection to ${ARCHIVE}` }).click();
@@ -113,13 +80,13 @@ describe('image archives', () => {
       instancesPerSeries: 1,
       institutionName: FACILITY,
     });
-    await uploadInstances(orthanc, study.instances);
+    await uploadInstances(world.orthanc, study.instances);
     await row.getByRole('button', { name: `Sync ${ARCHIVE} now` }).click();
     await row.getByText(/^Last success/).waitFor();
 
     // An archive that cannot be reached: its test and its sync say so, in red, without an error page.
-    const admin = await apiSignIn(server.url, ADMIN);
-    await api(server.url, admin, 'POST', '/pacs/archives', {
+    const admin = await apiSignIn(world.server.url, ADMIN);
+    await api(world.server.url, admin, 'POST', '/pacs/archives', {
       name: OLD,
       kind: 'dicomweb',
       dicomweb_url: `http://127.0.0.1:${await freePort()}/dicom-web`,
@@ -143,12 +110,12 @@ describe('image archives', () => {
 
     // Over the API, the archive is there with has_secret, and no answer carries the password.
     const list = await api<{ archives: { name: string; has_secret: boolean }[] }>(
-      server.url,
+      world.server.url,
       admin,
       'GET',
       '/pacs/archives',
     );
     expect(list.archives.find((archive) => archive.name === ARCHIVE)?.has_secret).toBe(true);
-    expect(JSON.stringify(list)).not.toContain(orthanc.password);
+    expect(JSON.stringify(list)).not.toContain(world.orthanc.password);
   });
 });
