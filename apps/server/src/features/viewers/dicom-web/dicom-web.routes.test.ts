@@ -182,6 +182,20 @@ describe('GET /viewer/open', () => {
     expect(response.headers['cache-control']).toBe('no-store');
   });
 
+  it('refuses a ticket another site sends the browser to (Sec-Fetch-Site), setting no cookie', async () => {
+    const link = await server.request('GET', `/api/v1/dicom/viewer?study_iuid=${visible.studyUid}`, {
+      token: await tokenFor(server, rad),
+    });
+    const url = new URL((link.json as { url: string }).url);
+    for (const site of ['cross-site', 'same-site']) {
+      const response = await get(`${url.pathname}${url.search}`, { 'sec-fetch-site': site });
+      expect(response.status, site).toBe(403);
+      expect(response.headers['set-cookie']).toBeUndefined();
+    }
+    const own = await get(`${url.pathname}${url.search}`, { 'sec-fetch-site': 'same-origin' });
+    expect(own.status).toBe(303);
+  });
+
   it('refuses a missing, tampered or expired ticket, and a cookie in its place (401)', async () => {
     const passes = server.app.viewerPasses;
     const session = {
