@@ -171,58 +171,6 @@ async function instanceUids(study: TSyntheticStudy, seriesUid: string): Promise<
   return json.map((item) => item['00080018']?.Value?.[0] ?? '');
 }
 
-describe('GET /viewer/open', () => {
-  it('exchanges the ticket for an HttpOnly, SameSite=Strict cookie on /dicom-web and goes to the study', async () => {
-    const response = await openViewer(rad, visible.studyUid);
-    expect(response.status).toBe(303);
-    expect(response.headers.location).toBe(`/viewer/viewer?StudyInstanceUIDs=${visible.studyUid}`);
-    const header = (response.headers['set-cookie'] ?? []).join('\n');
-    expect(header).toMatch(/ris_viewer=[^;]+; Max-Age=28800; Path=\/dicom-web; HttpOnly; SameSite=Strict/);
-    expect(header).not.toContain('Secure');
-    expect(response.headers['cache-control']).toBe('no-store');
-  });
-
-  it('refuses a ticket another site sends the browser to (Sec-Fetch-Site), setting no cookie', async () => {
-    const link = await server.request('GET', `/api/v1/dicom/viewer?study_iuid=${visible.studyUid}`, {
-      token: await tokenFor(server, rad),
-    });
-    const url = new URL((link.json as { url: string }).url);
-    for (const site of ['cross-site', 'same-site']) {
-      const response = await get(`${url.pathname}${url.search}`, { 'sec-fetch-site': site });
-      expect(response.status, site).toBe(403);
-      expect(response.headers['set-cookie']).toBeUndefined();
-    }
-    const own = await get(`${url.pathname}${url.search}`, { 'sec-fetch-site': 'same-origin' });
-    expect(own.status).toBe(303);
-  });
-
-  it('refuses a missing, tampered or expired ticket, and a cookie in its place (401)', async () => {
-    const passes = server.app.viewerPasses;
-    const session = {
-      userId: rad.id,
-      sessionId: '00000000-0000-0000-0000-000000000000',
-      organisationId: null,
-    };
-    const expired = passes.issue('ticket', { ...session, issuedAt: 0, studyUid: visible.studyUid }, -5);
-    const good =
-      new URL(
-        (
-          (
-            await server.request('GET', `/api/v1/dicom/viewer?study_iuid=${visible.studyUid}`, {
-              token: await tokenFor(server, rad),
-            })
-          ).json as { url: string }
-        ).url,
-      ).searchParams.get('ticket') ?? '';
-    const tampered = `${good.slice(0, 10)}${good[10] === 'A' ? 'B' : 'A'}${good.slice(11)}`;
-    for (const ticket of ['', 'x.y', expired, tampered, cookies.get(rad.id) ?? '']) {
-      const response = await get(`/viewer/open?ticket=${encodeURIComponent(ticket)}`);
-      expect(response.status, ticket).toBe(401);
-      expect(response.headers['set-cookie']).toBeUndefined();
-    }
-  });
-});
-
 describe('GET /dicom-web (the per-study DICOMweb proxy)', () => {
   it('answers QIDO for the study, its URLs rewritten to the proxy', async () => {
     const response = await get(`/dicom-web/studies?StudyInstanceUID=${visible.studyUid}`, withCookie(rad));
