@@ -89,6 +89,17 @@ export const ZConfigEnv = z.object({
   VIEWER_OHIF_DIST_DIR: z.string().min(1).optional(),
   VIEWER_SESSION_HOURS: z.coerce.number().min(0.05).max(24).default(8),
   PACS_DICOMWEB_URL: httpUrl.optional(),
+  PACS_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      value
+        ? value
+            .split(',')
+            .map((host) => host.trim().toLowerCase())
+            .filter((host) => host !== '')
+        : null,
+    ),
   SUPPORT_EMAIL: z.email().optional(),
   WHATSAPP_API_URL: httpUrl.default('https://graph.facebook.com'),
   WHATSAPP_API_VERSION: z
@@ -153,6 +164,12 @@ export type TConfig = {
     /** How long the built-in viewer's cookie lets a browser tab read images (VIEWER_SESSION_HOURS). */
     sessionSeconds: number;
   };
+  /**
+   * The hosts an organisation's archive URLs may name (PACS_ALLOWED_HOSTS: 'pacs.example',
+   * '*.hospital.example', '10.0.0.5'); null: any. A hosted RIS sets it, so an organisation's admin
+   * cannot point the server at its own network.
+   */
+  pacsAllowedHosts: readonly string[] | null;
   /** Where support-form mail goes (SUPPORT_EMAIL; default: the MAIL_FROM address). */
   supportEmail: string;
   /** WhatsApp Business Cloud API; null: WhatsApp messages stay in the outbox. */
@@ -288,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
         : path.join(serverRoot, 'vendor', 'ohif'),
       sessionSeconds: Math.round(e.VIEWER_SESSION_HOURS * 3600),
     },
+    pacsAllowedHosts: e.PACS_ALLOWED_HOSTS,
     supportEmail: e.SUPPORT_EMAIL ?? mailAddressOf(e.MAIL_FROM),
     whatsapp:
       e.WHATSAPP_PHONE_NUMBER_ID && e.WHATSAPP_ACCESS_TOKEN

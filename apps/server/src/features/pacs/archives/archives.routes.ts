@@ -81,7 +81,13 @@ export const archiveRoutes: FastifyPluginAsyncZod = async (app) => {
 
   function writeContext(request: FastifyRequest): TArchiveWriteContext {
     const { principal, organisationId } = administrator(request, 'manage');
-    return { actorUserId: principal.userId, organisationId, origin: originOf(request), box: app.secretBox };
+    return {
+      actorUserId: principal.userId,
+      organisationId,
+      origin: originOf(request),
+      box: app.secretBox,
+      allowedHosts: app.deps.config.pacsAllowedHosts,
+    };
   }
 
   app.get(

@@ -4,6 +4,7 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { TTx } from '../../../../db/client.ts';
 import { facilities, organisations, pacsArchives } from '../../../../db/schema/index.ts';
 import { AppError } from '../../../../http/app-error.ts';
+import { archiveHostAllowed } from '../../../../integrations/pacs/allowed-hosts.ts';
 
 export const invalidField = (field: string, message: string) =>
   new AppError('VALIDATION_FAILED', `${field}: ${message}`, { field });
@@ -62,4 +63,15 @@ export async function assertOwnFacilities(
 export function assertSettings(settings: TArchiveSettings): void {
   const [problem] = archiveSettingsProblems(settings);
   if (problem) throw invalidField(problem.field, problem.message);
+}
+
+/** 400 naming the URL field whose host PACS_ALLOWED_HOSTS does not allow. */
+export function assertAllowedHosts(
+  urls: Readonly<Record<'dicomweb_url' | 'orthanc_url', string | null>>,
+  allowed: readonly string[] | null,
+): void {
+  for (const [field, url] of Object.entries(urls)) {
+    if (url !== null && !archiveHostAllowed(url, allowed))
+      throw invalidField(field, 'names a host this server may not call (PACS_ALLOWED_HOSTS)');
+  }
 }

@@ -12,6 +12,7 @@ import { AppError } from '../../../../http/app-error.ts';
 import {
   assertNameFree,
   assertOwnFacilities,
+  assertAllowedHosts,
   assertSettings,
   lockOrganisationArchives,
 } from './archive-guards.ts';
@@ -21,6 +22,8 @@ export type TArchiveWriteContext = {
   organisationId: string;
   origin: TRequestOrigin;
   box: SecretBox;
+  /** PACS_ALLOWED_HOSTS (null: any host). */
+  allowedHosts: readonly string[] | null;
 };
 
 type TFacilityLink = { facility_id: string; institution_name?: string | null | undefined };
@@ -56,6 +59,7 @@ export async function createArchive(
   const secret = credentials && body.secret ? body.secret : null;
   const orthancUrl = body.orthanc_url ?? null;
   const defaultFacilityId = body.default_facility_id ?? null;
+  assertAllowedHosts({ dicomweb_url: body.dicomweb_url, orthanc_url: orthancUrl }, context.allowedHosts);
   assertSettings({
     kind: body.kind,
     orthanc_url: orthancUrl,
@@ -161,6 +165,10 @@ export async function updateArchive(
           : context.box.seal(body.secret);
   const defaultFacilityId =
     body.default_facility_id !== undefined ? body.default_facility_id : row.defaultFacilityId;
+  assertAllowedHosts(
+    { dicomweb_url: body.dicomweb_url ?? row.dicomwebUrl, orthanc_url: orthancUrl },
+    context.allowedHosts,
+  );
   assertSettings({
     kind: kind as TCreateArchiveBody['kind'],
     orthanc_url: orthancUrl,
