@@ -1,17 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startLocalOrthanc,
-  uploadInstances,
-  type TLocalOrthanc,
-} from '../../apps/server/src/integrations/pacs/local-orthanc.ts';
+import { uploadInstances } from '../../apps/server/src/integrations/pacs/local-orthanc.ts';
 import { syntheticStudy } from '../../apps/server/src/integrations/pacs/synthetic-dicom.ts';
 import { api, apiSignIn } from '../support/api.ts';
-import { launchBrowser } from '../support/browser.ts';
-import { startE2eServer, type TE2eServer } from '../support/server.ts';
+import { connectOrthanc, eventually, startPacsWorld, type TPacsWorld } from '../support/pacs-world.ts';
 import { signInAs } from '../support/sign-in.ts';
 
 // A radiologist opens a study that came from the image archive in the built-in viewer: a real
@@ -26,42 +18,15 @@ const PATIENT = 'Viewer^Eee';
 const ACCESSION = 'E2E-VIEWER-1';
 const SCREENSHOTS = process.env.RIS_E2E_SCREENSHOTS;
 
-let server: TE2eServer;
-let browser: Browser;
-let orthanc: TLocalOrthanc;
-let storageDir: string;
-const contexts: BrowserContext[] = [];
+let world: TPacsWorld;
 
 beforeAll(async () => {
-  storageDir = await mkdtemp(path.join(os.tmpdir(), 'ris-e2e-viewer-'));
-  [server, browser, orthanc] = await Promise.all([
-    startE2eServer({ env: { RIS_SEED_DEMO: 'true' } }),
-    launchBrowser(),
-    startLocalOrthanc({ storageDir }),
-  ]);
+  world = await startPacsWorld('viewer');
 });
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await orthanc?.stop();
-  if (storageDir) await rm(storageDir, { recursive: true, force: true });
-});
+afterEach(async () => world?.closeContexts());
+afterAll(async () => world?.close());
 
 type TWorklistPage = { items: { id: string; patient_name: string; study_uid: string | null }[] };
-
-/** Polls `check` until it answers a value (not null) or the deadline passes. */
-async function eventually<T>(what: string, check: () => Promise<T | null>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 /** True once a viewport canvas of OHIF shows a picture (enough lit, varied pixels). */
 function imageDrawn(): boolean {
@@ -97,32 +62,14 @@ describe('built-in viewer', () => {
       size: 256,
       institutionName: FACILITY,
     });
-    await uploadInstances(orthanc, study.instances);
-    const admin = await apiSignIn(server.url, ADMIN);
-    const details = await api<{ facilities: { id: string; name: string }[] }>(
-      server.url,
-      admin,
-      'GET',
-      `/user/details/${admin.id}`,
-    );
-    const facility = details.facilities.find((item) => item.name === FACILITY);
-    if (!facility) throw new Error(`the demo seed has no ${FACILITY}`);
-    await api(server.url, admin, 'POST', '/pacs/archives', {
-      name: 'Viewer e2e Orthanc',
-      kind: 'orthanc',
-      dicomweb_url: orthanc.dicomwebUrl,
-      orthanc_url: orthanc.restUrl,
-      auth_kind: 'basic',
-      username: orthanc.username,
-      secret: orthanc.password,
-      facilities: [{ facility_id: facility.id }],
-      default_facility_id: facility.id,
-    });
-    const radiologist = await apiSignIn(server.url, RADIOLOGIST);
+    await uploadInstances(world.orthanc, study.instances);
+    const admin = await apiSignIn(world.server.url, ADMIN);
+    await connectOrthanc(world, admin, { name: 'Viewer e2e Orthanc', facility: FACILITY });
+    const radiologist = await apiSignIn(world.server.url, RADIOLOGIST);
     const item = await eventually('the synced study on the worklist', async () => {
-      await api(server.url, admin, 'GET', '/worklist/populate/worklist');
+      await api(world.server.url, admin, 'GET', '/worklist/populate/worklist');
       const page = await api<TWorklistPage>(
-        server.url,
+        world.server.url,
         radiologist,
         'GET',
         `/worklist?search=${encodeURIComponent('Viewer')}&date_range_type=LAST_1_MONTH&limit=10`,
@@ -131,11 +78,10 @@ describe('built-in viewer', () => {
     });
 
     // The radiologist opens the study and clicks "Open in OHIF": a new tab with the built-in viewer.
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    await signInAs(page, server.url, RADIOLOGIST);
-    await page.goto(`${server.url}/worklist/${item.id}`);
+    const page = await world.newPage();
+    const context = page.context();
+    await signInAs(page, world.server.url, RADIOLOGIST);
+    await page.goto(`${world.server.url}/worklist/${item.id}`);
     const problems: string[] = [];
     const elsewhere: string[] = [];
     const refused: string[] = [];
@@ -145,7 +91,7 @@ describe('built-in viewer', () => {
       });
       opened.on('request', (request) => {
         const url = request.url();
-        if (!url.startsWith(`${server.url}/`) && !/^(data|blob):/.test(url)) elsewhere.push(url);
+        if (!url.startsWith(`${world.server.url}/`) && !/^(data|blob):/.test(url)) elsewhere.push(url);
       });
       opened.on('response', (response) => {
         if (response.url().includes('/dicom-web/') && response.status() >= 400)
