@@ -1,17 +1,14 @@
 import type { TFacility, TPacsArchive, TPacsArchiveKind, TPacsAuthKind } from '@ris/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/api-error.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { Dialog } from '../../components/ui/dialog.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
+import { FormDialog } from '../../components/ui/form-dialog.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { notify } from '../../stores/app-store.ts';
 import { apiFieldErrors, pickFieldErrors } from '../templates/field-errors.ts';
 import { SelectField } from '../templates/form-fields.tsx';
 import { FacilityChecklist } from '../users/form-parts.tsx';
-import { FIRST_INVALID } from '../users/user-form-dialog.tsx';
 import {
   ARCHIVE_FIELDS,
   archiveBody,
@@ -49,11 +46,8 @@ export function ArchiveFormDialog({ archive, facilities, onClose }: ArchiveFormD
   const creating = archive === null;
   const [draft, setDraft] = useState<TArchiveDraft>(() => draftOf(archive));
   const [errors, setErrors] = useState<TErrors>({});
-  const formRef = useRef<HTMLFormElement>(null);
+  // Each refused submit moves the focus to the first field in error (FormDialog).
   const [refusals, setRefusals] = useState(0);
-  useEffect(() => {
-    if (refusals > 0) formRef.current?.querySelector<HTMLElement>(FIRST_INVALID)?.focus();
-  }, [refusals]);
 
   const save = useMutation({
     mutationFn: () => {
@@ -105,193 +99,176 @@ export function ArchiveFormDialog({ archive, facilities, onClose }: ArchiveFormD
   const secretLabel = draft.auth_kind === 'bearer' ? 'Token' : 'Password';
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && !pending && onClose()}
+    <FormDialog
       title={title}
       description="The password or token is stored encrypted on the server and never shown again."
       className="w-[min(94vw,42rem)]"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" form="archive-form" disabled={pending}>
-            {pending ? <Spinner /> : null}
-            {creating ? 'Add archive' : 'Save'}
-          </Button>
-        </>
-      }
+      pending={pending}
+      submitLabel={creating ? 'Add archive' : 'Save'}
+      refusals={refusals}
+      onClose={onClose}
+      onSubmit={submit}
     >
-      <form
-        ref={formRef}
-        id="archive-form"
-        aria-label={title}
-        noValidate
-        onSubmit={submit}
-        className="flex flex-col gap-4"
-      >
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="Name"
-            value={draft.name}
-            error={errors.name}
-            disabled={pending}
-            autoComplete="off"
-            maxLength={120}
-            onChange={(event) => set('name')(event.target.value)}
-          />
-          <SelectField
-            label="Kind"
-            value={draft.kind}
-            error={errors.kind}
-            disabled={pending}
-            hint={
-              draft.kind === 'orthanc'
-                ? 'New studies arrive through Orthanc’s change feed.'
-                : 'Polled over QIDO-RS.'
-            }
-            onChange={(event) => set('kind')(event.target.value as TPacsArchiveKind)}
-          >
-            {(Object.keys(KIND_LABELS) as TPacsArchiveKind[]).map((kind) => (
-              <option key={kind} value={kind}>
-                {KIND_LABELS[kind]}
-              </option>
-            ))}
-          </SelectField>
-        </div>
+      <div className="grid gap-4 sm:grid-cols-2">
         <TextField
-          label="DICOMweb URL"
-          value={draft.dicomweb_url}
-          error={errors.dicomweb_url}
+          label="Name"
+          value={draft.name}
+          error={errors.name}
           disabled={pending}
           autoComplete="off"
-          placeholder="https://pacs.example.org/dicom-web"
-          hint="The root of QIDO-RS, WADO-RS and STOW-RS, without credentials in it."
-          onChange={(event) => set('dicomweb_url')(event.target.value)}
+          maxLength={120}
+          onChange={(event) => set('name')(event.target.value)}
         />
-        {draft.kind === 'orthanc' ? (
+        <SelectField
+          label="Kind"
+          value={draft.kind}
+          error={errors.kind}
+          disabled={pending}
+          hint={
+            draft.kind === 'orthanc'
+              ? 'New studies arrive through Orthanc’s change feed.'
+              : 'Polled over QIDO-RS.'
+          }
+          onChange={(event) => set('kind')(event.target.value as TPacsArchiveKind)}
+        >
+          {(Object.keys(KIND_LABELS) as TPacsArchiveKind[]).map((kind) => (
+            <option key={kind} value={kind}>
+              {KIND_LABELS[kind]}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <TextField
+        label="DICOMweb URL"
+        value={draft.dicomweb_url}
+        error={errors.dicomweb_url}
+        disabled={pending}
+        autoComplete="off"
+        placeholder="https://pacs.example.org/dicom-web"
+        hint="The root of QIDO-RS, WADO-RS and STOW-RS, without credentials in it."
+        onChange={(event) => set('dicomweb_url')(event.target.value)}
+      />
+      {draft.kind === 'orthanc' ? (
+        <TextField
+          label="Orthanc REST URL"
+          value={draft.orthanc_url}
+          error={errors.orthanc_url}
+          disabled={pending}
+          autoComplete="off"
+          placeholder="https://pacs.example.org"
+          onChange={(event) => set('orthanc_url')(event.target.value)}
+        />
+      ) : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField
+          label="Authentication"
+          value={draft.auth_kind}
+          error={errors.auth_kind}
+          disabled={pending}
+          onChange={(event) => set('auth_kind')(event.target.value as TPacsAuthKind)}
+        >
+          {(Object.keys(AUTH_LABELS) as TPacsAuthKind[]).map((kind) => (
+            <option key={kind} value={kind}>
+              {AUTH_LABELS[kind]}
+            </option>
+          ))}
+        </SelectField>
+        {draft.auth_kind === 'basic' ? (
           <TextField
-            label="Orthanc REST URL"
-            value={draft.orthanc_url}
-            error={errors.orthanc_url}
+            label="User name"
+            value={draft.username}
+            error={errors.username}
             disabled={pending}
             autoComplete="off"
-            placeholder="https://pacs.example.org"
-            onChange={(event) => set('orthanc_url')(event.target.value)}
+            onChange={(event) => set('username')(event.target.value)}
           />
         ) : null}
-        <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField
-            label="Authentication"
-            value={draft.auth_kind}
-            error={errors.auth_kind}
-            disabled={pending}
-            onChange={(event) => set('auth_kind')(event.target.value as TPacsAuthKind)}
-          >
-            {(Object.keys(AUTH_LABELS) as TPacsAuthKind[]).map((kind) => (
-              <option key={kind} value={kind}>
-                {AUTH_LABELS[kind]}
-              </option>
-            ))}
-          </SelectField>
-          {draft.auth_kind === 'basic' ? (
+      </div>
+      {draft.auth_kind !== 'none' ? (
+        <TextField
+          label={secretLabel}
+          type="password"
+          value={draft.secret}
+          error={errors.secret}
+          disabled={pending}
+          autoComplete="new-password"
+          placeholder={stored ? 'stored — leave empty to keep' : ''}
+          hint={
+            stored ? `A ${secretLabel.toLowerCase()} is stored. Type a new one to replace it.` : undefined
+          }
+          onChange={(event) => set('secret')(event.target.value)}
+        />
+      ) : null}
+      <FacilityChecklist
+        facilities={facilities}
+        selected={selected}
+        error={errors.facilities}
+        disabled={pending}
+        onChange={setFacilities}
+      />
+      {draft.facilities.length > 0 ? (
+        <fieldset className="flex flex-col gap-2">
+          <legend className="mb-1 text-[13px] font-medium text-fg">DICOM institution names</legend>
+          <p className="-mt-1 text-xs text-fg-subtle">
+            A study goes to the facility whose institution name it carries (empty: the facility’s own name).
+          </p>
+          {draft.facilities.map((facility, index) => (
             <TextField
-              label="User name"
-              value={draft.username}
-              error={errors.username}
+              key={facility.facility_id}
+              label={facilityName.get(facility.facility_id) ?? 'Facility'}
+              value={facility.institution_name}
               disabled={pending}
               autoComplete="off"
-              onChange={(event) => set('username')(event.target.value)}
+              onChange={(event) =>
+                set('facilities')(
+                  draft.facilities.map((item, at) =>
+                    at === index ? { ...item, institution_name: event.target.value } : item,
+                  ),
+                )
+              }
             />
-          ) : null}
-        </div>
-        {draft.auth_kind !== 'none' ? (
-          <TextField
-            label={secretLabel}
-            type="password"
-            value={draft.secret}
-            error={errors.secret}
-            disabled={pending}
-            autoComplete="new-password"
-            placeholder={stored ? 'stored — leave empty to keep' : ''}
-            hint={
-              stored ? `A ${secretLabel.toLowerCase()} is stored. Type a new one to replace it.` : undefined
-            }
-            onChange={(event) => set('secret')(event.target.value)}
-          />
-        ) : null}
-        <FacilityChecklist
-          facilities={facilities}
-          selected={selected}
-          error={errors.facilities}
+          ))}
+        </fieldset>
+      ) : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField
+          label="Default facility"
+          value={draft.default_facility_id}
+          error={errors.default_facility_id}
           disabled={pending}
-          onChange={setFacilities}
-        />
-        {draft.facilities.length > 0 ? (
-          <fieldset className="flex flex-col gap-2">
-            <legend className="mb-1 text-[13px] font-medium text-fg">DICOM institution names</legend>
-            <p className="-mt-1 text-xs text-fg-subtle">
-              A study goes to the facility whose institution name it carries (empty: the facility’s own name).
-            </p>
-            {draft.facilities.map((facility, index) => (
-              <TextField
-                key={facility.facility_id}
-                label={facilityName.get(facility.facility_id) ?? 'Facility'}
-                value={facility.institution_name}
-                disabled={pending}
-                autoComplete="off"
-                onChange={(event) =>
-                  set('facilities')(
-                    draft.facilities.map((item, at) =>
-                      at === index ? { ...item, institution_name: event.target.value } : item,
-                    ),
-                  )
-                }
-              />
-            ))}
-          </fieldset>
-        ) : null}
-        <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField
-            label="Default facility"
-            value={draft.default_facility_id}
-            error={errors.default_facility_id}
-            disabled={pending}
-            hint="For studies whose institution matches none."
-            onChange={(event) => set('default_facility_id')(event.target.value)}
-          >
-            <option value="">None</option>
-            {draft.facilities.map((facility) => (
-              <option key={facility.facility_id} value={facility.facility_id}>
-                {facilityName.get(facility.facility_id) ?? facility.facility_id}
-              </option>
-            ))}
-          </SelectField>
-          <TextField
-            label="Poll every (seconds)"
-            type="number"
-            inputMode="numeric"
-            min={5}
-            max={3600}
-            value={draft.poll_interval_seconds}
-            error={errors.poll_interval_seconds}
-            disabled={pending}
-            onChange={(event) => set('poll_interval_seconds')(event.target.value)}
-          />
-        </div>
-        <Switch
-          checked={draft.enabled}
-          onCheckedChange={set('enabled')}
-          disabled={pending}
-          className="flex items-center justify-between gap-3 rounded-md border border-line px-3 py-2 text-left text-[13px] text-fg"
+          hint="For studies whose institution matches none."
+          onChange={(event) => set('default_facility_id')(event.target.value)}
         >
-          <span>
-            <span className="block font-medium">Synchronise</span>
-            <span className="block text-xs text-fg-subtle">Off: the archive is kept but not read.</span>
-          </span>
-        </Switch>
-      </form>
-    </Dialog>
+          <option value="">None</option>
+          {draft.facilities.map((facility) => (
+            <option key={facility.facility_id} value={facility.facility_id}>
+              {facilityName.get(facility.facility_id) ?? facility.facility_id}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Poll every (seconds)"
+          type="number"
+          inputMode="numeric"
+          min={5}
+          max={3600}
+          value={draft.poll_interval_seconds}
+          error={errors.poll_interval_seconds}
+          disabled={pending}
+          onChange={(event) => set('poll_interval_seconds')(event.target.value)}
+        />
+      </div>
+      <Switch
+        checked={draft.enabled}
+        onCheckedChange={set('enabled')}
+        disabled={pending}
+        className="flex items-center justify-between gap-3 rounded-md border border-line px-3 py-2 text-left text-[13px] text-fg"
+      >
+        <span>
+          <span className="block font-medium">Synchronise</span>
+          <span className="block text-xs text-fg-subtle">Off: the archive is kept but not read.</span>
+        </span>
+      </Switch>
+    </FormDialog>
   );
 }

@@ -7,11 +7,9 @@ import {
   type TSaveUserResponse,
 } from '@ris/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/api-error.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { Dialog } from '../../components/ui/dialog.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
+import { FormDialog } from '../../components/ui/form-dialog.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { notify } from '../../stores/app-store.ts';
 import { apiFieldErrors, pickFieldErrors } from '../templates/field-errors.ts';
@@ -46,10 +44,6 @@ export interface UserFormDialogProps {
 
 type TErrors = Partial<Record<TUserField, string>>;
 
-/** The first field a refused form marks invalid (a facility group: its first choice). */
-export const FIRST_INVALID =
-  'input[aria-invalid="true"], select[aria-invalid="true"], textarea[aria-invalid="true"], fieldset[aria-invalid="true"] input';
-
 /** Create or edit a user (POST /user): role and its details, facilities, names, e-mail, signature. */
 export function UserFormDialog({
   user,
@@ -67,12 +61,8 @@ export function UserFormDialog({
   const [errors, setErrors] = useState<TErrors>({});
   const [signature, setSignature] = useState<File | null>(null);
   const [removeSignature, setRemoveSignature] = useState(false);
-  // Each refused submit moves the focus to the first field in error.
-  const formRef = useRef<HTMLFormElement>(null);
+  // Each refused submit moves the focus to the first field in error (FormDialog).
   const [refusals, setRefusals] = useState(0);
-  useEffect(() => {
-    if (refusals > 0) formRef.current?.querySelector<HTMLElement>(FIRST_INVALID)?.focus();
-  }, [refusals]);
 
   const save = useMutation({
     mutationFn: (form: FormData) => usersApi.save(form),
@@ -129,9 +119,7 @@ export function UserFormDialog({
   const title = creating ? 'Add a user' : `Edit ${user.display_name}`;
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && !pending && onClose()}
+    <FormDialog
       title={title}
       description={
         creating
@@ -141,134 +129,119 @@ export function UserFormDialog({
             : user.email
       }
       className="w-[min(94vw,40rem)]"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" form="user-form" disabled={pending}>
-            {pending ? <Spinner /> : null}
-            {creating ? 'Add and invite' : 'Save'}
-          </Button>
-        </>
-      }
+      pending={pending}
+      submitLabel={creating ? 'Add and invite' : 'Save'}
+      refusals={refusals}
+      onClose={onClose}
+      onSubmit={submit}
     >
-      <form
-        ref={formRef}
-        id="user-form"
-        aria-label={title}
-        noValidate
-        onSubmit={submit}
-        className="flex flex-col gap-4"
-      >
-        <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField
+          label="Role"
+          value={draft.role}
+          error={errors.role}
+          disabled={pending || self || (draft.role !== '' && !roles.includes(draft.role))}
+          onChange={(event) => set('role')(event.target.value as TRole | '')}
+        >
+          {draft.role === '' ? <option value="">Choose a role</option> : null}
+          {roleChoices.map((role) => (
+            <option key={role} value={role}>
+              {label(role)}
+            </option>
+          ))}
+        </SelectField>
+        {radiologist ? (
           <SelectField
-            label="Role"
-            value={draft.role}
-            error={errors.role}
-            disabled={pending || self || (draft.role !== '' && !roles.includes(draft.role))}
-            onChange={(event) => set('role')(event.target.value as TRole | '')}
+            label="User type"
+            value={draft.user_type}
+            error={errors.user_type}
+            disabled={pending || self}
+            hint="Reporters always see their own studies."
+            onChange={(event) => set('user_type')(event.target.value as TUserDraft['user_type'])}
           >
-            {draft.role === '' ? <option value="">Choose a role</option> : null}
-            {roleChoices.map((role) => (
-              <option key={role} value={role}>
-                {label(role)}
+            {RADIOLOGIST_USER_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {label(type)}
               </option>
             ))}
           </SelectField>
-          {radiologist ? (
-            <SelectField
-              label="User type"
-              value={draft.user_type}
-              error={errors.user_type}
-              disabled={pending || self}
-              hint="Reporters always see their own studies."
-              onChange={(event) => set('user_type')(event.target.value as TUserDraft['user_type'])}
-            >
-              {RADIOLOGIST_USER_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {label(type)}
-                </option>
-              ))}
-            </SelectField>
-          ) : null}
-        </div>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="First name"
-            value={draft.first_name}
-            error={errors.first_name}
-            disabled={pending}
-            autoComplete="off"
-            onChange={(event) => set('first_name')(event.target.value)}
-          />
-          <TextField
-            label="Last name"
-            value={draft.last_name}
-            error={errors.last_name}
-            disabled={pending}
-            autoComplete="off"
-            onChange={(event) => set('last_name')(event.target.value)}
-          />
-        </div>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="E-mail"
-            type="email"
-            value={draft.email}
-            error={errors.email}
-            disabled={pending || self}
-            autoComplete="off"
-            onChange={(event) => set('email')(event.target.value)}
-          />
-          <TextField
-            label="Display name"
-            value={draft.display_name}
-            error={errors.display_name}
-            disabled={pending}
-            placeholder={defaultDisplayName(draft) || 'First and last name'}
-            hint="On reports and in pickers."
-            onChange={(event) => set('display_name')(event.target.value)}
-          />
-        </div>
-        {roleHasFacilities(draft.role) ? (
-          <FacilityChecklist
-            facilities={facilities}
-            selected={draft.facility_fks}
-            single={draft.role === 'FACILITY_ADMIN'}
-            error={errors.facility_fks}
-            disabled={pending || self}
-            onChange={set('facility_fks')}
-          />
         ) : null}
-        {radiologist ? (
-          <>
-            <TextAreaField
-              label="Description"
-              value={draft.radiologist_description}
-              error={errors.radiologist_description}
-              disabled={pending}
-              hint="Qualifications and registration, one per line, printed under the name."
-              onChange={(event) => set('radiologist_description')(event.target.value)}
-            />
-            <SignatureField
-              storedPath={user?.signature_url ?? null}
-              version={user?.updated_at ?? ''}
-              picked={signature}
-              onPick={(file) => {
-                setSignature(file);
-                setErrors((current) => ({ ...current, signature_file: undefined }));
-              }}
-              removed={removeSignature}
-              onRemovedChange={setRemoveSignature}
-              displayName={draft.display_name.trim() || defaultDisplayName(draft)}
-              description={draft.radiologist_description}
-              error={errors.signature_file}
-              disabled={pending}
-            />
-          </>
-        ) : null}
-      </form>
-    </Dialog>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="First name"
+          value={draft.first_name}
+          error={errors.first_name}
+          disabled={pending}
+          autoComplete="off"
+          onChange={(event) => set('first_name')(event.target.value)}
+        />
+        <TextField
+          label="Last name"
+          value={draft.last_name}
+          error={errors.last_name}
+          disabled={pending}
+          autoComplete="off"
+          onChange={(event) => set('last_name')(event.target.value)}
+        />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          label="E-mail"
+          type="email"
+          value={draft.email}
+          error={errors.email}
+          disabled={pending || self}
+          autoComplete="off"
+          onChange={(event) => set('email')(event.target.value)}
+        />
+        <TextField
+          label="Display name"
+          value={draft.display_name}
+          error={errors.display_name}
+          disabled={pending}
+          placeholder={defaultDisplayName(draft) || 'First and last name'}
+          hint="On reports and in pickers."
+          onChange={(event) => set('display_name')(event.target.value)}
+        />
+      </div>
+      {roleHasFacilities(draft.role) ? (
+        <FacilityChecklist
+          facilities={facilities}
+          selected={draft.facility_fks}
+          single={draft.role === 'FACILITY_ADMIN'}
+          error={errors.facility_fks}
+          disabled={pending || self}
+          onChange={set('facility_fks')}
+        />
+      ) : null}
+      {radiologist ? (
+        <>
+          <TextAreaField
+            label="Description"
+            value={draft.radiologist_description}
+            error={errors.radiologist_description}
+            disabled={pending}
+            hint="Qualifications and registration, one per line, printed under the name."
+            onChange={(event) => set('radiologist_description')(event.target.value)}
+          />
+          <SignatureField
+            storedPath={user?.signature_url ?? null}
+            version={user?.updated_at ?? ''}
+            picked={signature}
+            onPick={(file) => {
+              setSignature(file);
+              setErrors((current) => ({ ...current, signature_file: undefined }));
+            }}
+            removed={removeSignature}
+            onRemovedChange={setRemoveSignature}
+            displayName={draft.display_name.trim() || defaultDisplayName(draft)}
+            description={draft.radiologist_description}
+            error={errors.signature_file}
+            disabled={pending}
+          />
+        </>
+      ) : null}
+    </FormDialog>
   );
 }
