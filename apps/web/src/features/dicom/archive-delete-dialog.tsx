@@ -6,7 +6,7 @@ import { Dialog } from '../../components/ui/dialog.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { notify } from '../../stores/app-store.ts';
 import { useAuth } from '../../stores/auth-store.ts';
-import { worklistKeys } from '../worklist/worklist-api.ts';
+import { worklistKeys } from '../../api/worklist-keys.ts';
 import { dicomApi } from './dicom-api.ts';
 
 export interface ArchiveDeleteDialogProps {

@@ -7,7 +7,7 @@ import { appStore } from '../../stores/app-store.ts';
 import { authStore } from '../../stores/auth-store.ts';
 import { byName, click, render, waitFor, type Rendered } from '../../test/dom.tsx';
 import { buildUser } from '../auth/test-support.ts';
-import { buildItem } from '../worklist/test-items.ts';
+import { buildItem } from '../../test/worklist-items.ts';
 import { ArchiveDeleteHost } from './archive-delete-host.tsx';
 import { archiveDeleteRequest } from './archive-delete-request.ts';
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../stores/auth-store.ts';
 import { byName, click, render, waitFor, type Rendered } from '../../test/dom.tsx';
 import { buildUser } from '../auth/test-support.ts';
-import { buildItem } from '../worklist/test-items.ts';
+import { buildItem } from '../../test/worklist-items.ts';
 import { SeriesPanel } from './series-panel.tsx';
 
 const STUDY_UID = '1.2.840.99.1';

@@ -12,7 +12,7 @@ import { byLabel, byName, click, typeInto, waitFor, type Rendered } from '../../
 import { authStore } from '../../stores/auth-store.ts';
 import { FACILITY, ORG_ID } from '../auth/test-support.ts';
 import { fakeApi, fieldError, renderRoutes, signIn, type RecordedRequest } from '../templates/test-app.tsx';
-import { OrganisationPage } from './organisation-page.tsx';
+import { OrganisationPage, organisationTabs } from './organisation-page.tsx';
 
 const facility: TFacilityDetails = {
   ...FACILITY,
@@ -196,6 +196,13 @@ function LocationProbe() {
 const tabNamed = (name: string) => byName<HTMLButtonElement>(document.body, '[role="tab"]', name);
 
 describe('organisation tabs', () => {
+  it('shows Archives to whom the server allows manage_archives (administrators)', () => {
+    expect(organisationTabs('ADMIN', true)).toContain('archives');
+    expect(organisationTabs('ADMIN', false)).not.toContain('archives');
+    expect(organisationTabs('FACILITY_ADMIN', false)).not.toContain('archives');
+    expect(organisationTabs('RADIOLOGIST', true)).toEqual([]);
+  });
+
   it('opens the tab named in ?tab= and keeps the chosen tab in the address', async () => {
     signIn({ role: 'ADMIN' });
     organisationApi(() => ({ status: 200 }));

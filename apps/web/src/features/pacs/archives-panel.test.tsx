@@ -6,7 +6,6 @@ import { appStore } from '../../stores/app-store.ts';
 import { authStore } from '../../stores/auth-store.ts';
 import { FACILITY, buildUser } from '../auth/test-support.ts';
 import { fakeApi, fieldError, renderRoutes, type RecordedRequest } from '../templates/test-app.tsx';
-import { organisationTabs } from '../organisations/organisation-page.tsx';
 import { ArchivesPanel } from './archives-panel.tsx';
 
 const LAKESIDE: TFacility = { ...FACILITY, id: '00000000-0000-4000-8000-0000000000f2', name: 'Lakeside' };
@@ -69,13 +68,6 @@ const dialog = () =>
   });
 
 describe('archives tab', () => {
-  it('is a tab of /organisation for whom the server allows manage_archives (administrators)', () => {
-    expect(organisationTabs('ADMIN', true)).toContain('archives');
-    expect(organisationTabs('ADMIN', false)).not.toContain('archives');
-    expect(organisationTabs('FACILITY_ADMIN', false)).not.toContain('archives');
-    expect(organisationTabs('RADIOLOGIST', true)).toEqual([]);
-  });
-
   it('lists the archives with their URL, facilities and sync state, the last error in red', async () => {
     await open(() => ({ status: 200, body: { archives: [archive()] } }));
     const row = await waitFor(() => {

@@ -17,7 +17,7 @@ import {
   type Answer,
   type RecordedRequest,
 } from '../templates/test-app.tsx';
-import { buildItem } from '../worklist/test-items.ts';
+import { buildItem } from '../../test/worklist-items.ts';
 import { PatientsPanel } from './patients-panel.tsx';
 
 const KEPT_ID = '00000000-0000-4000-8000-0000000000b1';

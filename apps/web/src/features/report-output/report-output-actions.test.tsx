@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { authStore } from '../../stores/auth-store.ts';
 import { render, waitFor, type Rendered } from '../../test/dom.tsx';
 import { buildUser } from '../auth/test-support.ts';
-import { buildItem } from '../worklist/test-items.ts';
+import { buildItem } from '../../test/worklist-items.ts';
 import { buildReport } from '../../test/reports.ts';
 import { ReportOutputActions } from './report-output-actions.tsx';
 

@@ -3,7 +3,7 @@ import type { TDeliveryMessage } from '@ris/domain';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { byLabel, byName, click, render, typeInto, waitFor, type Rendered } from '../../test/dom.tsx';
-import { buildItem } from '../worklist/test-items.ts';
+import { buildItem } from '../../test/worklist-items.ts';
 import { fieldError } from '../templates/test-app.tsx';
 import { ShareDialog } from './share-dialog.tsx';
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { authStore } from '../../stores/auth-store.ts';
 import { render, type Rendered } from '../../test/dom.tsx';
 import { buildUser } from '../auth/test-support.ts';
-import { buildItem } from '../worklist/test-items.ts';
+import { buildItem } from '../../test/worklist-items.ts';
 import { buildReport } from '../../test/reports.ts';
 import type { TCollabSession } from './collab/collab-session.ts';
 import { reportActions } from './offered-actions.ts';

@@ -6,7 +6,7 @@ import { TooltipProvider } from '../../components/ui/tooltip.tsx';
 import { authStore } from '../../stores/auth-store.ts';
 import { render, waitFor, type Rendered } from '../../test/dom.tsx';
 import { buildUser, FACILITY, ORG_ID } from '../auth/test-support.ts';
-import { buildItem } from '../worklist/test-items.ts';
+import { buildItem } from '../../test/worklist-items.ts';
 import { viewerTimeZone } from './facility-time.ts';
 import { StudyHeader } from './study-header.tsx';
 

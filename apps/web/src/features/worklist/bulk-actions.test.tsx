@@ -14,7 +14,7 @@ import { byName, click, render, waitFor, type Rendered } from '../../test/dom.ts
 import { buildUser } from '../auth/test-support.ts';
 import { BulkActions } from './bulk-actions.tsx';
 import { bulkOutcome } from './bulk-outcome.ts';
-import { buildItem } from './test-items.ts';
+import { buildItem } from '../../test/worklist-items.ts';
 
 let view: Rendered | null = null;
 

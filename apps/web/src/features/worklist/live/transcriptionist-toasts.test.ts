@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildItem } from '../test-items.ts';
+import { buildItem } from '../../../test/worklist-items.ts';
 import { transcriptionistToast } from './transcriptionist-toasts.ts';
 
 const before = buildItem(1, { status: 'ASSIGNED', last_assigned_user_display_name: 'Dr Rao' });

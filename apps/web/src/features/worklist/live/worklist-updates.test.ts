@@ -1,6 +1,6 @@
 import { NO_WORKLIST_ITEM_ABILITIES } from '@ris/domain';
 import { describe, expect, it } from 'vitest';
-import { FACILITY_A, FACILITY_B, buildItem, buildPage } from '../test-items.ts';
+import { FACILITY_A, FACILITY_B, buildItem, buildPage } from '../../../test/worklist-items.ts';
 import {
   applyItemUpdate,
   applyWorklistUpdate,
