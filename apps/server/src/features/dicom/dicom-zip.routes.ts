@@ -7,7 +7,7 @@ import { loadScope } from '../../access/scope.ts';
 import { linkPrincipal } from '../../auth/link-principal.ts';
 import { AppError } from '../../http/app-error.ts';
 import { attachmentDisposition } from '../report-output/content-disposition.ts';
-import { recordDicomEvent } from './dicom-audit.ts';
+import { recordStudyEvent } from '../studies/study-audit.ts';
 import { createZipLinkSigner, isZipLinkValid } from './dicom-zip-links.ts';
 import { loadImageStudy, type TImageStudy } from './dicom.queries.ts';
 import { abortWhenClientLeaves, sendStream } from './stream-reply.ts';
@@ -81,7 +81,7 @@ export const dicomZipRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.method === 'HEAD') return sendStream(reply, Readable.from([]), headers, null);
       // The browser going away ends the archive's work too.
       const zip = await openStudyZip(connection, study, abortWhenClientLeaves(reply));
-      await recordDicomEvent(db, {
+      await recordStudyEvent(db, {
         action: 'study.images_downloaded',
         actorUserId: principal.userId,
         study,

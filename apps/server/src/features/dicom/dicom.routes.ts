@@ -21,7 +21,7 @@ import {
   deleteInArchive,
   markStudyDeleted,
 } from './commands/delete-archived-study.ts';
-import { recordDicomEvent } from './dicom-audit.ts';
+import { recordStudyEvent } from '../studies/study-audit.ts';
 import { createZipLinkSigner, zipUrlFor } from './dicom-zip-links.ts';
 import { findStudiesByUid, findVisibleStudyByUid } from './dicom.queries.ts';
 import { abortWhenClientLeaves, sendArchiveBody } from './stream-reply.ts';
@@ -101,7 +101,7 @@ export const dicomRoutes: FastifyPluginAsyncZod = async (app) => {
       const at = new Date();
       const ids = await db.transaction(async (tx) => {
         const marked = await markStudyDeleted(tx, { scope, studyUid, at });
-        await recordDicomEvent(tx, {
+        await recordStudyEvent(tx, {
           action: 'study.archive_deleted',
           actorUserId: scope.principal.userId,
           study,

@@ -28,9 +28,12 @@ export async function visibleStudyLocation(
   db: TDbOrTx,
   scope: TScope,
   studyUid: string,
-): Promise<TStudyLocation | null> {
+): Promise<(TStudyLocation & { id: string; studyUid: string | null; accessionNumber: string }) | null> {
   const [row] = await db
     .select({
+      id: studies.id,
+      studyUid: studies.studyUid,
+      accessionNumber: studies.accessionNumber,
       organisationId: studies.organisationId,
       facilityId: studies.facilityId,
       pacsArchiveId: studies.pacsArchiveId,

@@ -1,3 +1,4 @@
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../db/schema/index.ts';
 import { tokenFor } from '../../test/auth-helpers.ts';
@@ -126,6 +127,38 @@ describe('GET /dicom/viewer', () => {
       const response = await open(user, { study_iuid: studyUid, viewer_type: 'horos' });
       expect(response.status, response.text).toBe(200);
     }
+  });
+
+  it('writes who opened which study in which viewer to the audit log, and nothing for a refused caller', async () => {
+    const opened = () =>
+      server.db
+        .select()
+        .from(t.auditEvents)
+        .where(
+          and(
+            eq(t.auditEvents.action, 'study.viewer_opened'),
+            eq(t.auditEvents.actorUserId, u.transcriptionist.id),
+          ),
+        );
+    const before = (await opened()).length;
+    expect((await open(u.transcriptionist, { study_iuid: studyUid, viewer_type: 'radiant' })).status).toBe(
+      200,
+    );
+    const rows = await opened();
+    expect(rows).toHaveLength(before + 1);
+    expect(rows.at(-1)).toMatchObject({
+      entityType: 'study',
+      data: { study_uid: studyUid, viewer_type: 'radiant' },
+    });
+    const outsider = () =>
+      server.db
+        .select()
+        .from(t.auditEvents)
+        .where(
+          and(eq(t.auditEvents.action, 'study.viewer_opened'), eq(t.auditEvents.actorUserId, u.outsider.id)),
+        );
+    expect((await open(u.outsider, { study_iuid: studyUid, viewer_type: 'ohif' })).status).toBe(404);
+    expect(await outsider()).toEqual([]);
   });
 
   it('answers 404 outside the caller’s scope: another facility, another referrer, another organisation', async () => {

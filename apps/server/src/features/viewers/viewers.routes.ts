@@ -7,6 +7,7 @@ import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { archiveOfStudy } from '../../integrations/pacs/archive-connections.ts';
 import { TICKET_SECONDS, WEASIS_PASS_SECONDS } from './viewer-passes.ts';
 import { readsThroughProxy, viewerUrl, type TLinkContext } from './viewer-urls.ts';
+import { recordStudyEvent } from '../studies/study-audit.ts';
 import { visibleStudyLocation } from './viewers.queries.ts';
 
 /** GET /dicom/viewer (spec §7): the link that opens a study the caller may see in an image viewer. */
@@ -62,7 +63,15 @@ export const viewerRoutes: FastifyPluginAsyncZod = async (app) => {
           409,
         );
       }
-      return { url: viewerUrl(viewer, studyUid, context), viewer_type: viewer };
+      const url = viewerUrl(viewer, studyUid, context);
+      await recordStudyEvent(db, {
+        action: 'study.viewer_opened',
+        actorUserId: principal.userId,
+        study: location,
+        request,
+        data: { viewer_type: viewer },
+      });
+      return { url, viewer_type: viewer };
     },
   );
 };

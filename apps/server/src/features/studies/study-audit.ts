@@ -1,17 +1,25 @@
-// The audit trail of study images leaving the archive or being deleted from it: who, which study, when.
+// The audit trail of a study's images: opened in a viewer, downloaded, deleted from the archive —
+// who, which study, when, from where.
 import type { FastifyRequest } from 'fastify';
 import type { TDbOrTx } from '../../db/client.ts';
 import { auditEvents } from '../../db/schema/index.ts';
-import type { TImageStudy } from './dicom.queries.ts';
 
-export type TDicomAuditAction = 'study.images_downloaded' | 'study.archive_deleted';
+export type TStudyAuditAction = 'study.viewer_opened' | 'study.images_downloaded' | 'study.archive_deleted';
 
-export async function recordDicomEvent(
+/** What an audit row names of the study. */
+export type TAuditedStudy = {
+  id: string;
+  organisationId: string;
+  studyUid: string | null;
+  accessionNumber: string;
+};
+
+export async function recordStudyEvent(
   db: TDbOrTx,
   event: {
-    action: TDicomAuditAction;
+    action: TStudyAuditAction;
     actorUserId: string;
-    study: Pick<TImageStudy, 'id' | 'organisationId' | 'studyUid' | 'accessionNumber'>;
+    study: TAuditedStudy;
     request: FastifyRequest;
     data?: Record<string, unknown>;
   },
