@@ -15,6 +15,9 @@ describe('server process', () => {
         env: { RIS_SEED_DEMO: 'true', LOG_LEVEL: 'info' },
       });
       expect(first.output()).toContain('admin@demo.test');
+      // Without an archive the RIS works as before and says how to connect one.
+      expect(first.output()).toContain('no image archive connected');
+      expect(first.output()).toContain('npm run pacs:demo');
       expect(await first.close()).toBe(0);
       expect(first.output()).toContain('shutting down');
 

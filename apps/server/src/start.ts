@@ -1,10 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
+import { eq } from 'drizzle-orm';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type TConfig } from './config.ts';
 import { runMigrations } from './db/migrate.ts';
 import { openDatabaseFast } from './db/pglite-snapshot.ts';
+import { pacsArchives } from './db/schema/index.ts';
 import { LocalDiskBlobStore } from './files/local-disk-store.ts';
 import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './seed/demo.ts';
 
@@ -20,12 +22,22 @@ function readConfig(): TConfig {
   }
 }
 
-function banner(config: TConfig, seeded: boolean, address: string): string {
+/** What the banner says about images: the archives studies come from, or how to connect one. */
+function imagesLine(config: TConfig, archives: number): string {
+  if (archives > 0)
+    return `  Images: ${archives} image archive${archives === 1 ? '' : 's'} connected; new studies reach the worklist by themselves`;
+  if (config.viewers.dicomwebUrl)
+    return '  Images: viewed from PACS_DICOMWEB_URL; no archive syncs studies yet';
+  return "  Images: no image archive connected (Organisation → Archives), or try `npm run pacs:demo` with Debian's orthanc";
+}
+
+function banner(config: TConfig, seeded: boolean, address: string, archives: number): string {
   const lines = [
     '',
     `  RIS is running at ${config.publicUrl}  (listening on ${address})`,
     `  Database: ${config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.database.dataDir}`}`,
     `  API reference: ${config.publicUrl}/api/docs`,
+    imagesLine(config, archives),
   ];
   if (seeded || config.database.kind === 'pglite') {
     lines.push(`  Demo accounts (password from RIS_DEMO_PASSWORD, default "demo-radiology"):`);
@@ -64,4 +76,5 @@ app.log.info(
   { startup_ms: Math.round(performance.now()) /* since process start */, startup_phases: phases, seeded },
   'ready',
 );
-process.stdout.write(banner(config, seeded, address));
+const archives = await database.db.$count(pacsArchives, eq(pacsArchives.enabled, true));
+process.stdout.write(banner(config, seeded, address, archives));
