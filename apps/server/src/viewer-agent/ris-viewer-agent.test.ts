@@ -78,6 +78,31 @@ describe('ris-viewer-agent', () => {
     expect(opened).toEqual([{ file, viewer: 'radiant' }]);
   });
 
+  it('tells whether this workstation reaches a host’s port within 1 s, to its RIS with its token only', async () => {
+    const address = ris.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const ask = (query: string, authorization = `Bearer ${agent.token}`) =>
+      call(`/reach?${query}`, { headers: { authorization } });
+    expect(await (await ask(`host=127.0.0.1&port=${port}`)).json()).toMatchObject({ reachable: true });
+    await new Promise<void>((resolve) => {
+      const probe = createServer();
+      probe.listen(0, '127.0.0.1', () => {
+        const free = probe.address();
+        probe.close(() => {
+          void ask(`host=127.0.0.1&port=${typeof free === 'object' && free ? free.port : 1}`)
+            .then((response) => response.json())
+            .then((body) => {
+              expect(body).toMatchObject({ reachable: false });
+              resolve();
+            });
+        });
+      });
+    });
+    expect((await ask(`host=127.0.0.1&port=${port}`, 'Bearer wrong')).status).toBe(401);
+    expect((await ask('host=bad%20host&port=80')).status).toBe(400);
+    expect((await ask('host=127.0.0.1&port=70000')).status).toBe(400);
+  });
+
   it('refuses a missing token, another site or path, bad UIDs and a refused download', async () => {
     const authorization = `Bearer ${agent.token}`;
     const open = (body: string, headers: Record<string, string> = { authorization }) =>

@@ -14,6 +14,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -26,6 +27,23 @@ export const VIEWER_AGENT_VERSION = '1.0.0';
 const ZIP_PATH = /^\/api\/v1\/dicom\/zip\/[0-9a-f-]{36}$/;
 const UID = /^[0-9]+(\.[0-9]+)*$/;
 const MAX_BODY_BYTES = 16_384;
+const HOST = /^[A-Za-z0-9.-]{1,253}$|^[0-9a-fA-F:]{2,39}$/;
+/** Spec §7: a reachability check times out after 1 second. */
+const REACH_TIMEOUT_MS = 1_000;
+
+/** Whether a TCP connection to host:port opens within the time-out. */
+export function reaches(host: string, port: number, timeoutMs = REACH_TIMEOUT_MS): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (reachable: boolean) => {
+      socket.destroy();
+      resolve(reachable);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
 
 export type TViewerAgentOptions = {
   /** The RIS origin whose pages may use the agent, e.g. https://ris.example */
@@ -165,6 +183,21 @@ export async function startViewerAgent(options: TViewerAgentOptions): Promise<TV
     return send(response, 202, { file, viewer }, cors);
   }
 
+  /** GET /reach?host=&port= (with the token): whether this workstation reaches a facility's node. */
+  async function reach(request: IncomingMessage, response: ServerResponse) {
+    const given = (request.headers.authorization ?? '').replace(/^Bearer /, '');
+    if (!sameToken(given, token))
+      return send(response, 401, failure('UNAUTHORIZED', 'The agent token is missing or wrong.'), cors);
+    const query = new URL(request.url ?? '/', 'http://127.0.0.1').searchParams;
+    const host = query.get('host') ?? '';
+    const port = Number(query.get('port'));
+    if (!HOST.test(host))
+      return send(response, 400, failure('BAD_REQUEST', 'host: must be a host name or address'), cors);
+    if (!Number.isInteger(port) || port < 1 || port > 65_535)
+      return send(response, 400, failure('BAD_REQUEST', 'port: must be a port number'), cors);
+    return send(response, 200, { host, port, reachable: await reaches(host, port) }, cors);
+  }
+
   const server = createServer((request, response) => {
     // Only pages of the RIS (a browser always sends Origin on these cross-origin calls).
     if (request.headers.origin !== origin)
@@ -182,6 +215,7 @@ export async function startViewerAgent(options: TViewerAgentOptions): Promise<TV
         cors,
       );
     if (request.method === 'POST' && route === '/open') return void openStudy(request, response);
+    if (request.method === 'GET' && route === '/reach') return void reach(request, response);
     return send(response, 404, failure('NOT_FOUND', 'No such agent call.'), cors);
   });
   await new Promise<void>((resolve, reject) => {

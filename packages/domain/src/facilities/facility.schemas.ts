@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ZRecordStatus } from '../common/enum.schemas.ts';
 import { ZUuid } from '../common/uuid.ts';
 import { isValidTimeZone } from '../dates/date-ranges.ts';
+import { ZArchiveUrl } from '../pacs/archive.schemas.ts';
 import { ZFacility } from '../users/user.schemas.ts';
 import { ZFormBoolean } from '../reports/report-output.schemas.ts';
 
@@ -15,6 +16,8 @@ export const ZFacilityDetails = ZFacility.extend({
   /** API paths of the letterhead images (GET with the bearer token), null when none is uploaded. */
   header_file_url: z.string().nullable(),
   footer_file_url: z.string().nullable(),
+  /** The facility's own image node (its OHIF root on the facility's network), or null. */
+  local_node_url: z.string().nullable(),
   updated_at: z.string(),
 });
 export type TFacilityDetails = z.infer<typeof ZFacilityDetails>;
@@ -44,6 +47,12 @@ export const ZCreateFacilityBody = z.object({
   /** Omitted or null: the facility uses the organisation's time zone (and follows it when it changes). */
   time_zone: ZTimeZone.nullable().optional(),
   parent_facility_fk: ZUuid.nullable().optional(),
+  /**
+   * The facility's own image node on its network, as the root of its OHIF viewer (e.g.
+   * https://10.0.0.5:8443/ohif): a workstation that reaches it (spec §7: port 8443, 1 s) opens
+   * studies there (GET /dicom/viewer local_ip). Null: none.
+   */
+  local_node_url: ZArchiveUrl.nullable().optional(),
 });
 export type TCreateFacilityBody = z.infer<typeof ZCreateFacilityBody>;
 

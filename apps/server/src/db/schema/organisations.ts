@@ -56,6 +56,11 @@ export const facilities = pgTable(
     timeZone: text('time_zone'),
     status: recordStatusEnum('status').notNull().default('ACTIVE'),
     letterheadEnabled: boolean('letterhead_enabled').notNull().default(false),
+    /**
+     * The facility's own image node on its network, as the root of its OHIF viewer (e.g. Orthanc's
+     * OHIF plugin, https://10.0.0.5:8443/ohif): workstations that reach it open studies there.
+     */
+    localNodeUrl: text('local_node_url'),
     letterheadHeaderFileId: uuid('letterhead_header_file_id').references((): AnyPgColumn => storedFiles.id, {
       onDelete: 'set null',
     }),

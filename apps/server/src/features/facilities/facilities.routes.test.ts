@@ -128,12 +128,24 @@ describe('POST and PUT /user/facility', () => {
     expect(foreignParent.text).toContain('parent_facility_fk');
   });
 
+  it('keeps the facility’s own image node (its OHIF root on the facility network) and clears it', async () => {
+    const set = await w.call('admin', 'PUT', `/user/facility/${w.facility.id}`, {
+      local_node_url: 'https://10.0.0.5:8443/ohif/',
+    });
+    expect(set.status, set.text).toBe(200);
+    expect(set.json).toMatchObject({ local_node_url: 'https://10.0.0.5:8443/ohif' });
+    const cleared = await w.call('admin', 'PUT', `/user/facility/${w.facility.id}`, { local_node_url: null });
+    expect(cleared.json).toMatchObject({ local_node_url: null });
+  });
+
   it('refuses bad bodies naming the field', async () => {
     const cases: [unknown, string][] = [
       [{ code: 'A' }, 'name'],
       [{ name: 'A', code: 'has space' }, 'code'],
       [{ name: 'A', code: 'A2', time_zone: 'Mars/Base' }, 'time_zone'],
       [{ name: 'A', code: 'A3', email: 'nope' }, 'email'],
+      [{ name: 'A', code: 'A4', local_node_url: 'https://ris:pw@10.0.0.5:8443/ohif' }, 'local_node_url'],
+      [{ name: 'A', code: 'A5', local_node_url: 'file:///etc/passwd' }, 'local_node_url'],
     ];
     for (const [body, field] of cases) {
       const response = await w.call('admin', 'POST', '/user/facility', body);

@@ -110,6 +110,7 @@ export async function createFacility(
         phone: body.phone ?? null,
         email: body.email ?? null,
         timeZone: body.time_zone ?? null,
+        localNodeUrl: body.local_node_url ?? null,
         parentFacilityId: body.parent_facility_fk ?? null,
       })
       .returning(),
@@ -140,6 +141,7 @@ export async function updateFacility(
         ...(body.phone !== undefined ? { phone: body.phone } : {}),
         ...(body.email !== undefined ? { email: body.email } : {}),
         ...(body.time_zone !== undefined ? { timeZone: body.time_zone } : {}),
+        ...(body.local_node_url !== undefined ? { localNodeUrl: body.local_node_url } : {}),
         ...(body.status !== undefined ? { status: body.status } : {}),
         ...(body.parent_facility_fk !== undefined ? { parentFacilityId: body.parent_facility_fk } : {}),
       })

@@ -10,6 +10,7 @@ export function presentFacilityDetails(row: TFacilityRow): TFacilityDetails {
     ...presentFacility(row),
     header_file_url: row.letterheadHeaderFileId ? facilityHeaderPath(row.id) : null,
     footer_file_url: row.letterheadFooterFileId ? facilityFooterPath(row.id) : null,
+    local_node_url: row.localNodeUrl,
     updated_at: row.updatedAt.toISOString(),
   };
 }

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { hideDeletedStudies, visibleStudies } from '../../access/studies-scope.ts';
 import type { TScope } from '../../access/scope.ts';
 import type { TDbOrTx } from '../../db/client.ts';
-import { studies } from '../../db/schema/index.ts';
+import { facilities, studies } from '../../db/schema/index.ts';
 import type { TStudyLocation } from '../../integrations/pacs/archive-connections.ts';
 
 /**
@@ -43,4 +43,22 @@ export async function visibleStudyLocation(
     .orderBy(sql`${studies.pacsArchiveId} is null`)
     .limit(1);
   return row ?? null;
+}
+
+/**
+ * The facility's own image node (its OHIF root) and where it listens, or null when it has none.
+ */
+export async function facilityLocalNode(
+  db: TDbOrTx,
+  facilityId: string,
+): Promise<{ url: string; host: string; port: number } | null> {
+  const [row] = await db
+    .select({ url: facilities.localNodeUrl })
+    .from(facilities)
+    .where(eq(facilities.id, facilityId))
+    .limit(1);
+  if (!row?.url) return null;
+  const parsed = new URL(row.url);
+  const port = Number(parsed.port) || (parsed.protocol === 'https:' ? 443 : 80);
+  return { url: row.url.replace(/\/+$/, ''), host: parsed.hostname, port };
 }

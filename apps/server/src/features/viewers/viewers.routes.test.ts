@@ -113,7 +113,7 @@ describe('GET /dicom/viewer', () => {
     expect(builtIn.app.viewerPasses.verify('weasis', link.searchParams.get('ticket'))).toBeNull();
   });
 
-  it('defaults to OHIF and ignores local_ip', async () => {
+  it('defaults to OHIF; local_ip alone changes nothing', async () => {
     const response = await open(u.rad, { study_iuid: studyUid, local_ip: '10.0.0.5' });
     expect(response.status, response.text).toBe(200);
     expect(response.json).toEqual({
@@ -126,6 +126,42 @@ describe('GET /dicom/viewer', () => {
     for (const user of [u.admin, u.transcriptionist, u.referrer]) {
       const response = await open(user, { study_iuid: studyUid, viewer_type: 'horos' });
       expect(response.status, response.text).toBe(200);
+    }
+  });
+
+  it('sends OHIF to the facility’s own image node when the workstation reaches it (local_ip), else says where it is', async () => {
+    const [study] = await server.db.select().from(t.studies).where(eq(t.studies.studyUid, studyUid));
+    const facilityId = study?.facilityId ?? '';
+    await server.db
+      .update(t.facilities)
+      .set({ localNodeUrl: 'https://10.0.0.5:8443/ohif' })
+      .where(eq(t.facilities.id, facilityId));
+    try {
+      const away = await open(u.rad, { study_iuid: studyUid, viewer_type: 'ohif' });
+      expect(away.json).toEqual({
+        url: `${OHIF}/viewer?StudyInstanceUIDs=${studyUid}`,
+        viewer_type: 'ohif',
+        local_node: { host: '10.0.0.5', port: 8443 },
+      });
+      const there = await open(u.rad, { study_iuid: studyUid, viewer_type: 'ohif', local_ip: '10.0.0.5' });
+      expect(there.json).toEqual({
+        url: `https://10.0.0.5:8443/ohif/viewer?StudyInstanceUIDs=${studyUid}`,
+        viewer_type: 'ohif',
+      });
+      // Another address is no reason to leave the RIS's own viewer; other viewers are not concerned.
+      const elsewhere = await open(u.rad, {
+        study_iuid: studyUid,
+        viewer_type: 'ohif',
+        local_ip: 'evil.example',
+      });
+      expect((elsewhere.json as { url: string }).url).toBe(`${OHIF}/viewer?StudyInstanceUIDs=${studyUid}`);
+      const weasis = await open(u.rad, { study_iuid: studyUid, viewer_type: 'weasis', local_ip: '10.0.0.5' });
+      expect(weasis.json).not.toHaveProperty('local_node');
+      expect((await open(u.otherFacilityRad, { study_iuid: studyUid, local_ip: '10.0.0.5' })).status).toBe(
+        404,
+      );
+    } finally {
+      await server.db.update(t.facilities).set({ localNodeUrl: null }).where(eq(t.facilities.id, facilityId));
     }
   });
 

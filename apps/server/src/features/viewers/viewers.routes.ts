@@ -8,7 +8,7 @@ import { archiveOfStudy } from '../../integrations/pacs/archive-connections.ts';
 import { TICKET_SECONDS, WEASIS_PASS_SECONDS } from './viewer-passes.ts';
 import { readsThroughProxy, viewerUrl, type TLinkContext } from './viewer-urls.ts';
 import { recordStudyEvent } from '../studies/study-audit.ts';
-import { visibleStudyLocation } from './viewers.queries.ts';
+import { facilityLocalNode, visibleStudyLocation } from './viewers.queries.ts';
 
 /** GET /dicom/viewer (spec §7): the link that opens a study the caller may see in an image viewer. */
 export const viewerRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -24,7 +24,7 @@ export const viewerRoutes: FastifyPluginAsyncZod = async (app) => {
         security: [{ bearerAuth: [] }],
         summary: 'The link that opens a study in an image viewer (OHIF, Weasis, Horos, RadiAnt)',
         description:
-          'The study is looked up by its Study Instance UID within what the caller may see (404 otherwise; referring physicians see the studies they referred). OHIF is the built-in viewer at /viewer/ (the link carries a ticket valid 60 s that the viewer exchanges for a cookie of the DICOMweb proxy at /dicom-web), or the OHIF at VIEWER_OHIF_URL when set. Weasis reads through the same proxy with a study-bound pass in the path (30 min). Both need an image archive for the study (409 VIEWER_NOT_CONFIGURED otherwise). `local_ip` is accepted and ignored.',
+          'The study is looked up by its Study Instance UID within what the caller may see (404 otherwise; referring physicians see the studies they referred). OHIF is the built-in viewer at /viewer/ (the link carries a ticket valid 60 s that the viewer exchanges for a cookie of the DICOMweb proxy at /dicom-web), or the OHIF at VIEWER_OHIF_URL when set. Weasis reads through the same proxy with a study-bound pass in the path (30 min). Both need an image archive for the study (409 VIEWER_NOT_CONFIGURED otherwise). `local_ip`: when the study’s facility has its own image node (facility local_node_url) and local_ip is that node’s host, the OHIF link goes to the node; otherwise OHIF answers carry `local_node` (host, port) for the client to check.',
         querystring: ZViewerQuery,
         response: {
           200: ZViewerLink,
@@ -34,7 +34,7 @@ export const viewerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { study_iuid: studyUid, viewer_type: viewer } = request.query;
+      const { study_iuid: studyUid, viewer_type: viewer, local_ip: localIp } = request.query;
       const principal = requirePrincipal(request);
       const scope = await loadScope(db, principal);
       const location = await visibleStudyLocation(db, scope, studyUid);
@@ -63,15 +63,25 @@ export const viewerRoutes: FastifyPluginAsyncZod = async (app) => {
           409,
         );
       }
-      const url = viewerUrl(viewer, studyUid, context);
+      // The facility's own node, for OHIF: its link when this workstation reaches it (local_ip),
+      // else where it listens, so the client can check (spec §7).
+      const node = viewer === 'ohif' ? await facilityLocalNode(db, location.facilityId) : null;
+      const onNode = node !== null && localIp === node.host;
+      const url = onNode
+        ? `${node.url}/viewer?StudyInstanceUIDs=${encodeURIComponent(studyUid)}`
+        : viewerUrl(viewer, studyUid, context);
       await recordStudyEvent(db, {
         action: 'study.viewer_opened',
         actorUserId: principal.userId,
         study: location,
         request,
-        data: { viewer_type: viewer },
+        data: { viewer_type: viewer, ...(onNode ? { local_node: node.host } : {}) },
       });
-      return { url, viewer_type: viewer };
+      return {
+        url,
+        viewer_type: viewer,
+        ...(node && !onNode ? { local_node: { host: node.host, port: node.port } } : {}),
+      };
     },
   );
 };

@@ -18,6 +18,7 @@ const facility: TFacilityDetails = {
   ...FACILITY,
   header_file_url: null,
   footer_file_url: null,
+  local_node_url: null,
   updated_at: '2026-11-21T08:00:00.000Z',
 };
 

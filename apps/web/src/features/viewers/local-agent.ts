@@ -1,4 +1,9 @@
-import { LOCAL_VIEWER_PORT, ZDicomZipUrl, type TDicomZipUrl } from '@ris/domain';
+import {
+  LOCAL_VIEWER_PORT,
+  REACHABILITY_CHECK_TIMEOUT_MS,
+  ZDicomZipUrl,
+  type TDicomZipUrl,
+} from '@ris/domain';
 import { z } from 'zod';
 import { apiClient } from '../../api/client.ts';
 
@@ -27,6 +32,28 @@ export async function findLocalAgent(fetcher: typeof fetch = fetch): Promise<TLo
     return hello.success ? { token: hello.data.token } : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Whether this workstation reaches a host's port within 1 s (spec §7's reachability check), asked
+ * of the agent: the page itself may not connect to other hosts (its Content-Security-Policy).
+ */
+export async function agentReaches(
+  agent: TLocalAgent,
+  node: { host: string; port: number },
+  fetcher: typeof fetch = fetch,
+): Promise<boolean> {
+  try {
+    const query = new URLSearchParams({ host: node.host, port: String(node.port) });
+    const response = await fetcher(`${LOCAL_AGENT_URL}/reach?${query.toString()}`, {
+      headers: { authorization: `Bearer ${agent.token}` },
+      signal: AbortSignal.timeout(REACHABILITY_CHECK_TIMEOUT_MS + 500),
+    });
+    const body = (await response.json()) as { reachable?: unknown };
+    return response.ok && body.reachable === true;
+  } catch {
+    return false;
   }
 }
 

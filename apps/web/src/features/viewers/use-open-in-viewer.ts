@@ -2,7 +2,7 @@ import { VIEWER_LABELS, type TViewer } from '@ris/domain';
 import { useMutation } from '@tanstack/react-query';
 import { errorMessage } from '../../api/api-error.ts';
 import { notify } from '../../stores/app-store.ts';
-import { agentInstallHint, findLocalAgent, openWithAgent } from './local-agent.ts';
+import { agentInstallHint, agentReaches, findLocalAgent, openWithAgent } from './local-agent.ts';
 import { fetchViewerLink, openViewerLink } from './viewer-link.ts';
 
 /**
@@ -23,7 +23,14 @@ export function useOpenInViewer(viewer: TViewer) {
         }
         notify('info', agentInstallHint(name));
       }
-      return fetchViewerLink(studyUid, viewer);
+      const link = await fetchViewerLink(studyUid, viewer);
+      // The study's facility has its own image node: open it there when this workstation reaches it.
+      if (link.local_node) {
+        const agent = await findLocalAgent();
+        if (agent && (await agentReaches(agent, link.local_node)))
+          return fetchViewerLink(studyUid, viewer, link.local_node.host);
+      }
+      return link;
     },
     onSuccess: (link) => {
       if (link && !openViewerLink(link.url)) notify('error', `The ${name} link could not be opened`);

@@ -1,10 +1,13 @@
 import { ZViewerLink, type TViewer, type TViewerLink } from '@ris/domain';
 import { apiClient } from '../../api/client.ts';
 
-/** GET /dicom/viewer: the link that opens a study in a viewer (409 when the server lacks a setting). */
-export function fetchViewerLink(studyUid: string, viewer: TViewer): Promise<TViewerLink> {
+/**
+ * GET /dicom/viewer: the link that opens a study in a viewer (409 when the server lacks a setting);
+ * `localIp`: the facility's own image node, which this workstation was found to reach.
+ */
+export function fetchViewerLink(studyUid: string, viewer: TViewer, localIp?: string): Promise<TViewerLink> {
   return apiClient.get('/dicom/viewer', {
-    query: { study_iuid: studyUid, viewer_type: viewer },
+    query: { study_iuid: studyUid, viewer_type: viewer, ...(localIp ? { local_ip: localIp } : {}) },
     parse: (data) => ZViewerLink.parse(data),
   });
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "facilities" ADD COLUMN "local_node_url" text;
