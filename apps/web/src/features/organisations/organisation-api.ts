@@ -50,6 +50,9 @@ export const organisationApi = {
   /** PUT /user/facility/{id}: the facility's own zone, or null for the organisation's. */
   saveFacilityTimeZone: (facilityId: string, timeZone: string | null): Promise<TFacilityDetails> =>
     apiClient.put(`/user/facility/${enc(facilityId)}`, { time_zone: timeZone }, { parse: parseFacility }),
+  /** PUT /user/facility/{id} local_node_url: the facility's own image node (null: none). */
+  saveFacilityLocalNode: (facilityId: string, url: string | null): Promise<TFacilityDetails> =>
+    apiClient.put(`/user/facility/${enc(facilityId)}`, { local_node_url: url }, { parse: parseFacility }),
   facility: (facilityId: string, signal?: AbortSignal): Promise<TFacilityDetails> =>
     apiClient.get(`/user/facility/${enc(facilityId)}`, { signal, parse: parseFacility }),
   /** POST /user/facility/{id}/letterhead (multipart: enable_letterhead, header_file, footer_file). */

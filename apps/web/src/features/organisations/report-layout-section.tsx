@@ -13,6 +13,7 @@ import { useStoredImageUrl } from '../../components/hooks/use-stored-image-url.t
 import { usePickedImages } from './object-urls.ts';
 import { organisationApi, organisationKeys } from './organisation-api.ts';
 import { ReportStyleForm } from './report-style-form.tsx';
+import { LocalNodePanel } from './local-node-panel.tsx';
 import { TimeZonePanel } from './time-zone-panel.tsx';
 import {
   draftOf,
@@ -148,6 +149,17 @@ export function ReportLayoutSection({ organisation, canEditStyle }: ReportLayout
               organisation={organisation}
               facility={facility.data}
               canEditOrganisation={canEditStyle}
+            />
+          </Card>
+        ) : null}
+        {facility.data ? (
+          <Card
+            title="Local image node"
+            description="Where this facility's images are on its own network, for workstations there."
+          >
+            <LocalNodePanel
+              key={`${facility.data.id} ${facility.data.updated_at}`}
+              facility={facility.data}
             />
           </Card>
         ) : null}
