@@ -2,10 +2,8 @@ import type { TPatchPatientBody, TPatient } from '@ris/domain';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/api-error.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { Dialog } from '../../components/ui/dialog.tsx';
+import { FormDialog } from '../../components/ui/form-dialog.tsx';
 import { Select } from '../../components/ui/select.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { apiFieldErrors, pickFieldErrors } from '../templates/field-errors.ts';
 import { UPDATE_PATIENT_FAILED, patientsApi } from './patients-api.ts';
@@ -80,76 +78,66 @@ export function PatientEditDialog({
   };
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && !save.isPending && onClose()}
+    <FormDialog
       title={`Edit ${patient.name}`}
       description="Every study of this patient shows the corrected details."
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form="patient-edit-form" disabled={save.isPending}>
-            {save.isPending ? <Spinner /> : null}
-            Save
-          </Button>
-        </>
-      }
+      pending={save.isPending}
+      submitLabel="Save"
+      refusals={0}
+      onClose={onClose}
+      onSubmit={submit}
     >
-      <form id="patient-edit-form" className="flex flex-col gap-3" onSubmit={submit} noValidate>
+      <TextField
+        label="Name"
+        value={form.name}
+        onChange={(e) => set('name')(e.target.value)}
+        error={errors.name}
+      />
+      <TextField
+        label="Patient ID"
+        value={form.patient_id}
+        onChange={(e) => set('patient_id')(e.target.value)}
+        error={errors.patient_id}
+      />
+      <div className="grid grid-cols-2 gap-3">
+        <label className="flex flex-col gap-1.5 text-[13px] font-medium text-fg">
+          Sex
+          <Select value={form.sex} onChange={(e) => set('sex')(e.target.value)} className="h-9">
+            <option value="">Not recorded</option>
+            <option value="M">Male</option>
+            <option value="F">Female</option>
+            <option value="O">Other</option>
+          </Select>
+          {errors.sex ? <span className="text-xs font-medium text-danger">{errors.sex}</span> : null}
+        </label>
         <TextField
-          label="Name"
-          value={form.name}
-          onChange={(e) => set('name')(e.target.value)}
-          error={errors.name}
+          label="Birth date"
+          type="date"
+          value={form.birth_date}
+          onChange={(e) => set('birth_date')(e.target.value)}
+          error={errors.birth_date}
+        />
+      </div>
+      <div className="grid grid-cols-2 gap-3">
+        <TextField
+          label="Phone"
+          value={form.phone}
+          onChange={(e) => set('phone')(e.target.value)}
+          error={errors.phone}
         />
         <TextField
-          label="Patient ID"
-          value={form.patient_id}
-          onChange={(e) => set('patient_id')(e.target.value)}
-          error={errors.patient_id}
+          label="E-mail"
+          type="email"
+          value={form.email}
+          onChange={(e) => set('email')(e.target.value)}
+          error={errors.email}
         />
-        <div className="grid grid-cols-2 gap-3">
-          <label className="flex flex-col gap-1.5 text-[13px] font-medium text-fg">
-            Sex
-            <Select value={form.sex} onChange={(e) => set('sex')(e.target.value)} className="h-9">
-              <option value="">Not recorded</option>
-              <option value="M">Male</option>
-              <option value="F">Female</option>
-              <option value="O">Other</option>
-            </Select>
-            {errors.sex ? <span className="text-xs font-medium text-danger">{errors.sex}</span> : null}
-          </label>
-          <TextField
-            label="Birth date"
-            type="date"
-            value={form.birth_date}
-            onChange={(e) => set('birth_date')(e.target.value)}
-            error={errors.birth_date}
-          />
-        </div>
-        <div className="grid grid-cols-2 gap-3">
-          <TextField
-            label="Phone"
-            value={form.phone}
-            onChange={(e) => set('phone')(e.target.value)}
-            error={errors.phone}
-          />
-          <TextField
-            label="E-mail"
-            type="email"
-            value={form.email}
-            onChange={(e) => set('email')(e.target.value)}
-            error={errors.email}
-          />
-        </div>
-        {generalError ? (
-          <p role="alert" className="text-[13px] text-danger">
-            {generalError}
-          </p>
-        ) : null}
-      </form>
-    </Dialog>
+      </div>
+      {generalError ? (
+        <p role="alert" className="text-[13px] text-danger">
+          {generalError}
+        </p>
+      ) : null}
+    </FormDialog>
   );
 }

@@ -2,10 +2,8 @@ import type { TFacility, TReferringPhysician, TSaveReferringPhysicianBody } from
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/api-error.ts';
-import { Button } from '../../components/ui/button.tsx';
-import { Dialog } from '../../components/ui/dialog.tsx';
+import { FormDialog } from '../../components/ui/form-dialog.tsx';
 import { Select } from '../../components/ui/select.tsx';
-import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { apiFieldErrors, pickFieldErrors } from '../templates/field-errors.ts';
 import { SAVE_PHYSICIAN_FAILED, referringPhysiciansApi } from './referring-physicians-api.ts';
@@ -81,87 +79,77 @@ export function ReferringPhysicianDialog({
     setFacilityIds((ids) => (ids.includes(id) ? ids.filter((other) => other !== id) : [...ids, id]));
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && !save.isPending && onClose()}
+    <FormDialog
       title={physician ? `Edit ${physician.name}` : 'New referring physician'}
       description="Referring physicians are chosen on orders; with an e-mail they can be invited to read their patients' final reports."
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" form="referring-physician-form" disabled={save.isPending}>
-            {save.isPending ? <Spinner /> : null}
-            {physician ? 'Save' : 'Create'}
-          </Button>
-        </>
-      }
+      pending={save.isPending}
+      submitLabel={physician ? 'Save' : 'Create'}
+      refusals={0}
+      onClose={onClose}
+      onSubmit={submit}
     >
-      <form id="referring-physician-form" className="flex flex-col gap-3" onSubmit={submit} noValidate>
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} />
+      <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} />
+      <TextField
+        label="E-mail"
+        type="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={errors.email}
+        hint="Needed to invite them to sign in."
+      />
+      <div className="grid grid-cols-2 gap-3">
         <TextField
-          label="E-mail"
-          type="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={errors.email}
-          hint="Needed to invite them to sign in."
+          label="Phone"
+          value={phone}
+          onChange={(e) => setPhone(e.target.value)}
+          error={errors.phone}
         />
-        <div className="grid grid-cols-2 gap-3">
-          <TextField
-            label="Phone"
-            value={phone}
-            onChange={(e) => setPhone(e.target.value)}
-            error={errors.phone}
-          />
-          <TextField
-            label="Registration number"
-            value={registration}
-            onChange={(e) => setRegistration(e.target.value)}
-            error={errors.registration_number}
-          />
-        </div>
-        {physician ? (
-          <label className="flex flex-col gap-1.5 text-[13px] font-medium text-fg">
-            Status
-            <Select
-              value={status}
-              onChange={(e) => setStatus(e.target.value === 'INACTIVE' ? 'INACTIVE' : 'ACTIVE')}
-            >
-              <option value="ACTIVE">Active</option>
-              <option value="INACTIVE">Inactive (hidden on orders)</option>
-            </Select>
+        <TextField
+          label="Registration number"
+          value={registration}
+          onChange={(e) => setRegistration(e.target.value)}
+          error={errors.registration_number}
+        />
+      </div>
+      {physician ? (
+        <label className="flex flex-col gap-1.5 text-[13px] font-medium text-fg">
+          Status
+          <Select
+            value={status}
+            onChange={(e) => setStatus(e.target.value === 'INACTIVE' ? 'INACTIVE' : 'ACTIVE')}
+          >
+            <option value="ACTIVE">Active</option>
+            <option value="INACTIVE">Inactive (hidden on orders)</option>
+          </Select>
+        </label>
+      ) : null}
+      <fieldset className="flex flex-col gap-1.5" aria-describedby="physician-facilities-hint">
+        <legend className="mb-1 text-[13px] font-medium text-fg">Facilities</legend>
+        {facilities.map((facility) => (
+          <label key={facility.id} className="flex items-center gap-2 text-[13px] text-fg">
+            <input
+              type="checkbox"
+              checked={facilityIds.includes(facility.id)}
+              onChange={() => toggleFacility(facility.id)}
+            />
+            {facility.name}
           </label>
+        ))}
+        <p id="physician-facilities-hint" className="text-xs text-fg-subtle">
+          {mayBeOrganisationWide
+            ? 'None chosen: they refer to every facility of the organisation.'
+            : 'The facilities they refer to.'}
+        </p>
+        {errors.facility_fks ? (
+          <p className="text-xs font-medium text-danger">{errors.facility_fks}</p>
         ) : null}
-        <fieldset className="flex flex-col gap-1.5" aria-describedby="physician-facilities-hint">
-          <legend className="mb-1 text-[13px] font-medium text-fg">Facilities</legend>
-          {facilities.map((facility) => (
-            <label key={facility.id} className="flex items-center gap-2 text-[13px] text-fg">
-              <input
-                type="checkbox"
-                checked={facilityIds.includes(facility.id)}
-                onChange={() => toggleFacility(facility.id)}
-              />
-              {facility.name}
-            </label>
-          ))}
-          <p id="physician-facilities-hint" className="text-xs text-fg-subtle">
-            {mayBeOrganisationWide
-              ? 'None chosen: they refer to every facility of the organisation.'
-              : 'The facilities they refer to.'}
-          </p>
-          {errors.facility_fks ? (
-            <p className="text-xs font-medium text-danger">{errors.facility_fks}</p>
-          ) : null}
-        </fieldset>
-        {errors.status ? <p className="text-xs font-medium text-danger">{errors.status}</p> : null}
-        {generalError ? (
-          <p role="alert" className="text-[13px] text-danger">
-            {generalError}
-          </p>
-        ) : null}
-      </form>
-    </Dialog>
+      </fieldset>
+      {errors.status ? <p className="text-xs font-medium text-danger">{errors.status}</p> : null}
+      {generalError ? (
+        <p role="alert" className="text-[13px] text-danger">
+          {generalError}
+        </p>
+      ) : null}
+    </FormDialog>
   );
 }
