@@ -52,7 +52,7 @@ export const ZDicomJsonDataset = z.record(z.string(), ZAttribute);
 export type TDicomJsonDataset = z.infer<typeof ZDicomJsonDataset>;
 const ZDicomJsonList = z.array(ZDicomJsonDataset);
 
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- matching control characters is the point: they are removed from archive text
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 
 /** A study as the archive describes it. */
