@@ -6,7 +6,9 @@
 // it from another (worklist-bench-http.ts; BENCH_HTTP_TOOL=wrk|autocannon|both,
 // BENCH_HTTP_UNCACHED=1 also measures the server with the count cache off). Drops the database after
 // (BENCH_KEEP_DB=1 keeps it; with BENCH_REUSE_DB=1 a database kept by an earlier run is measured
-// again without reloading; BENCH_LOAD_ONLY=1 with BENCH_KEEP_DB=1 only loads it).
+// again without reloading; BENCH_LOAD_ONLY=1 with BENCH_KEEP_DB=1 only loads it). BENCH_MATRIX=1 first
+// measures the filter matrix of issue 15 (worklist-bench-matrix.ts; with BENCH_LATENCY=0 BENCH_HTTP=0
+// only it).
 // Run: node apps/server/dist/bench/worklist-bench.js  (after npm run build). Prints tables.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -23,6 +25,7 @@ import { users } from '../db/schema/index.ts';
 import { worklistCountCacheOf } from '../features/worklist/list/worklist-list.routes.ts';
 import { LocalDiskBlobStore } from '../files/local-disk-store.ts';
 import { generateWorklistData, loadedBenchIds } from './worklist-bench-data.ts';
+import { matrixTable, runMatrix, type TMatrixRow } from './worklist-bench-matrix.ts';
 import {
   childrenCpuMs,
   cpuMs,
@@ -118,16 +121,18 @@ try {
     return session.body.id_token;
   }
   const adminToken = await tokenOf(ids.adminId);
+  const radiologistToken = await tokenOf(ids.radiologistId);
+  const reporterToken = await tokenOf(ids.reporterId);
   const allMixes = [
     { name: 'admin, all facilities, today', token: adminToken, query: 'limit=25' },
     {
       name: 'radiologist, 5 facilities, last week, CT+MR',
-      token: await tokenOf(ids.radiologistId),
+      token: radiologistToken,
       query: 'limit=25&date_range_type=LAST_1_WEEK&modalities=CT&modalities=MRI',
     },
     {
       name: 'reporter (own studies), last week',
-      token: await tokenOf(ids.reporterId),
+      token: reporterToken,
       query: 'limit=25&date_range_type=LAST_1_WEEK',
     },
     {
@@ -169,6 +174,42 @@ try {
       }
     }
     return { total, p50: percentile(times, 50).toFixed(1), p99: percentile(times, 99).toFixed(1) };
+  }
+  // BENCH_MATRIX=1: the filter matrix (worklist-bench-matrix.ts), count cache off.
+  let matrixRows: TMatrixRow[] = [];
+  if (process.env.BENCH_MATRIX === '1') {
+    const fiveFacilitiesOf = async (userId: string | null) =>
+      (
+        await queryRows<{ id: string }>(
+          database.db,
+          userId === null
+            ? sql`select id from facilities where organisation_id = ${ids.organisationId} order by code limit 5`
+            : sql`select f.id from user_facilities uf join facilities f on f.id = uf.facility_id
+                  where uf.user_id = ${userId} order by f.code limit 5`,
+        )
+      ).map((row) => row.id);
+    countCache.enabled = false;
+    matrixRows = await runMatrix({
+      app,
+      dbUrl: dbUrl.toString(),
+      radiologistId: ids.radiologistId,
+      callers: [
+        { name: 'admin', token: adminToken, facilityIds: await fiveFacilitiesOf(null) },
+        {
+          name: 'radiologist (5 facilities)',
+          token: radiologistToken,
+          facilityIds: await fiveFacilitiesOf(ids.radiologistId),
+          scopeSearch: 'garcia',
+        },
+        {
+          name: 'reporter',
+          token: reporterToken,
+          facilityIds: await fiveFacilitiesOf(ids.reporterId),
+          scopeSearch: 'rossi',
+        },
+      ],
+    });
+    countCache.enabled = true;
   }
   const latencyRows: string[] = [];
   for (const mix of process.env.BENCH_LATENCY === '0' ? [] : mixes) {
@@ -287,6 +328,10 @@ try {
   out.write(
     `Load (INSERT … SELECT generate_series, index rebuild, VACUUM ANALYZE): ${loadSeconds.toFixed(1)} s\n\n`,
   );
+  if (matrixRows.length > 0) {
+    out.write('Filter matrix, app.inject, sequential, count cache off (slowest first):\n\n');
+    out.write(`${matrixTable(matrixRows)}\n`);
+  }
   out.write(`Server-side latency, app.inject, sequential, ${ITERATIONS} requests each (ms, p50 / p99):\n\n`);
   out.write(
     '| Mix | Endpoint | Total | No cache | Cache (counts and pages) |\n| --- | --- | --: | --: | --: |\n',

@@ -1,0 +1,228 @@
+// The worklist bench's filter matrix (issue 15; BENCH_MATRIX=1): each filter alone and with each date
+// range, as an admin (all facilities), a radiologist at 5 facilities and a reporter, in-process
+// (app.inject, sequential) with the count cache off. For each row: p50 / p99 of GET /worklist
+// (limit 25) and GET /worklist/status/count, the exact total, and the CPU the database's PostgreSQL
+// backends spent per request (from /proc/<pid>/schedstat, nanoseconds; else /proc/<pid>/stat ticks).
+// BENCH_MATRIX_ITERATIONS (default 60) requests after BENCH_MATRIX_WARMUP (5), at most
+// BENCH_MATRIX_ROW_SECONDS (20) per row and endpoint; BENCH_MATRIX_ONLY=word,word keeps the rows whose
+// name contains one of the words (e.g. "admin", "search", "30 days").
+import { existsSync, readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { cpuMs, cpuSpent } from './worklist-bench-http.ts';
+
+const ITERATIONS = Number(process.env.BENCH_MATRIX_ITERATIONS ?? 60);
+const WARMUP = Number(process.env.BENCH_MATRIX_WARMUP ?? 5);
+const ROW_SECONDS = Number(process.env.BENCH_MATRIX_ROW_SECONDS ?? 20);
+
+export type TMatrixCaller = {
+  /** "admin, all facilities", … */
+  name: string;
+  token: string;
+  /** 5 facilities the caller may filter by. */
+  facilityIds: readonly string[];
+  /**
+   * A surname found in the caller's scope ("smith" and "fernand" find nothing at the staff callers'
+   * facilities: the generator's surnames follow the patient number, as do their facilities).
+   */
+  scopeSearch?: string;
+};
+
+export type TMatrixInput = {
+  app: FastifyInstance;
+  /** The bench database's URL: its backends are listed over a connection of the matrix's own. */
+  dbUrl: string;
+  callers: readonly TMatrixCaller[];
+  /** The radiologist the by_user_ids rows filter by. */
+  radiologistId: string;
+};
+
+type TMeasure = {
+  p50: number;
+  p99: number;
+  n: number;
+  total: string;
+  pgCpuMs: number | null;
+  error?: string;
+};
+
+export type TMatrixRow = { caller: string; dates: string; filter: string; list: TMeasure; count: TMeasure };
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+function isoDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/** The date axis: the default (today), two presets, a custom 30 days and all dates (CUSTOM, no bounds). */
+export function matrixDates(now: Date): { name: string; query: string }[] {
+  const start = new Date(now.getTime() - 30 * 86_400_000);
+  return [
+    { name: 'today (default)', query: '' },
+    { name: 'last week', query: 'date_range_type=LAST_1_WEEK' },
+    { name: 'last month', query: 'date_range_type=LAST_1_MONTH' },
+    {
+      name: 'custom 30 days',
+      query: `date_range_type=CUSTOM&start_date=${isoDay(start)}&end_date=${isoDay(now)}`,
+    },
+    { name: 'all dates', query: 'date_range_type=CUSTOM' },
+  ];
+}
+
+/** The filter axis; GET /worklist has no priority filter (priority_tag is only a sort_by column). */
+export function matrixFilters(
+  caller: TMatrixCaller,
+  radiologistId: string,
+): { name: string; query: string }[] {
+  const repeated = (name: string, values: readonly string[]) =>
+    values.map((value) => `${name}=${value}`).join('&');
+  return [
+    { name: '—', query: '' },
+    { name: 'modalities=CT', query: 'modalities=CT' },
+    {
+      name: 'In Progress tab (4 statuses)',
+      query: repeated('statuses', ['TO_READ', 'ASSIGNED', 'IN_REVIEW', 'DRAFTED']),
+    },
+    { name: 'Completed tab (FINAL)', query: 'statuses=FINAL' },
+    { name: '5 facilities', query: repeated('facility_ids', caller.facilityIds) },
+    { name: 'by_user_ids=radiologist', query: `by_user_ids=${radiologistId}` },
+    { name: 'search "smith"', query: 'search=smith' },
+    { name: 'search "fernand"', query: 'search=fernand' },
+    ...(caller.scopeSearch
+      ? [
+          {
+            name: `search "${caller.scopeSearch}" (in scope)`,
+            query: `search=${encodeURIComponent(caller.scopeSearch)}`,
+          },
+        ]
+      : []),
+  ];
+}
+
+/** CPU ns of one process (schedstat: time on CPU), or null when not readable. */
+function schedNs(pid: number): number | null {
+  const file = `/proc/${pid}/schedstat`;
+  if (!existsSync(file)) return null;
+  try {
+    return Number(readFileSync(file, 'utf8').split(' ')[0]);
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ms of the given processes between two readings, nanosecond-precise where schedstat is there. */
+function cpuReader(pids: readonly number[]): () => number | null {
+  const before = new Map<number, number>();
+  for (const pid of pids) {
+    const ns = schedNs(pid);
+    if (ns !== null) before.set(pid, ns);
+  }
+  if (before.size === pids.length && pids.length > 0) {
+    return () => {
+      let spent = 0;
+      for (const [pid, ns] of before) spent += (schedNs(pid) ?? ns) - ns;
+      return spent / 1e6;
+    };
+  }
+  const ticks = cpuMs(pids);
+  return () => cpuSpent(ticks, cpuMs(pids));
+}
+
+/**
+ * The database's backends but the one asking: over a client outside the app's pool, since the pool's
+ * connection that ran this query would be the very one the next sequential request uses.
+ */
+async function backends(client: pg.Client): Promise<number[]> {
+  const result = await client.query<{ pid: number }>(
+    'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+  );
+  return result.rows.map((row) => row.pid);
+}
+
+async function measure(
+  input: TMatrixInput,
+  client: pg.Client,
+  url: string,
+  token: string,
+): Promise<TMeasure> {
+  const headers = { authorization: `Bearer ${token}` };
+  let total = '';
+  for (let i = 0; i < WARMUP; i++) {
+    const response = await input.app.inject({ method: 'GET', url, headers });
+    if (response.statusCode !== 200) {
+      return { p50: 0, p99: 0, n: 0, total: '', pgCpuMs: null, error: `${response.statusCode}` };
+    }
+    if (i === 0) {
+      const body = response.json<{ total?: number; groups?: { ALL: number } }>();
+      total = String(body.total ?? body.groups?.ALL ?? '');
+    }
+  }
+  const readCpu = cpuReader(await backends(client));
+  const times: number[] = [];
+  const deadline = performance.now() + ROW_SECONDS * 1000;
+  while (times.length < ITERATIONS && (times.length < 10 || performance.now() < deadline)) {
+    const started = performance.now();
+    const response = await input.app.inject({ method: 'GET', url, headers });
+    times.push(performance.now() - started);
+    if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+  }
+  const spent = readCpu();
+  return {
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    n: times.length,
+    total,
+    pgCpuMs: spent === null ? null : spent / times.length,
+  };
+}
+
+/** Measures every caller × date × filter row, list then counts; reports progress on stderr. */
+export async function runMatrix(input: TMatrixInput): Promise<TMatrixRow[]> {
+  const only = (process.env.BENCH_MATRIX_ONLY ?? '').split(',').filter((word) => word !== '');
+  const rows: TMatrixRow[] = [];
+  const dates = matrixDates(new Date());
+  const client = new pg.Client({ connectionString: input.dbUrl });
+  await client.connect();
+  try {
+    for (const caller of input.callers) {
+      for (const date of dates) {
+        for (const filter of matrixFilters(caller, input.radiologistId)) {
+          const name = `${caller.name} | ${date.name} | ${filter.name}`;
+          if (only.length > 0 && !only.some((word) => name.includes(word))) continue;
+          const query = ['limit=25', date.query, filter.query].filter((part) => part !== '').join('&');
+          const list = await measure(input, client, `/api/v1/worklist?${query}`, caller.token);
+          const count = await measure(input, client, `/api/v1/worklist/status/count?${query}`, caller.token);
+          rows.push({ caller: caller.name, dates: date.name, filter: filter.name, list, count });
+          process.stderr.write(
+            `matrix ${name}: list ${list.p50.toFixed(1)}/${list.p99.toFixed(1)} count ${count.p50.toFixed(1)}/${count.p99.toFixed(1)} ms\n`,
+          );
+        }
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  return rows;
+}
+
+const ms = (value: number) => value.toFixed(1);
+const cell = (m: TMeasure) => (m.error ? `HTTP ${m.error}` : `${ms(m.p50)} / ${ms(m.p99)}`);
+const cpu = (m: TMeasure) => (m.error || m.pgCpuMs === null ? '–' : m.pgCpuMs.toFixed(2));
+
+/** The matrix as a markdown table, the slowest rows (worse p99 of list and counts) first. */
+export function matrixTable(rows: readonly TMatrixRow[]): string {
+  const worst = (row: TMatrixRow) => Math.max(row.list.p99, row.count.p99);
+  const sorted = [...rows].sort((a, b) => worst(b) - worst(a));
+  const lines = [
+    '| Caller | Dates | Filter | Total | List p50 / p99 ms | Counts p50 / p99 ms | PG CPU ms/req list · counts | n |',
+    '| --- | --- | --- | --: | --: | --: | --: | --: |',
+    ...sorted.map(
+      (row) =>
+        `| ${row.caller} | ${row.dates} | ${row.filter} | ${row.list.total || row.count.total} | ${cell(row.list)} | ${cell(row.count)} | ${cpu(row.list)} · ${cpu(row.count)} | ${Math.min(row.list.n, row.count.n)} |`,
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}
