@@ -16,7 +16,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { PATHS, macroPath } from '../../paths.ts';
 import { notify } from '../../stores/app-store.ts';
-import { apiFieldErrors, pickFieldErrors } from '../templates/field-errors.ts';
+import { apiFieldErrors, pickFieldErrors } from '../../api/field-errors.ts';
 import { ContentField, FormFooter, zodFieldErrors } from '../templates/form-fields.tsx';
 import { ConfirmDeleteDialog } from '../templates/list-parts.tsx';
 import { DELETE_MACRO_FAILED, macroKeys, macrosApi } from './macros-api.ts';

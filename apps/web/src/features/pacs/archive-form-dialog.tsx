@@ -1,12 +1,11 @@
 import type { TFacility, TPacsArchive, TPacsArchiveKind, TPacsAuthKind } from '@ris/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { errorMessage } from '../../api/api-error.ts';
+import type { FormEvent } from 'react';
+import { useFormDraft } from '../../components/hooks/use-form-draft.ts';
 import { FormDialog } from '../../components/ui/form-dialog.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { notify } from '../../stores/app-store.ts';
-import { apiFieldErrors, pickFieldErrors } from '../templates/field-errors.ts';
 import { SelectField } from '../templates/form-fields.tsx';
 import { FacilityChecklist } from '../users/form-parts.tsx';
 import {
@@ -28,8 +27,6 @@ export interface ArchiveFormDialogProps {
   onClose: () => void;
 }
 
-type TErrors = Partial<Record<TArchiveField, string>>;
-
 const KIND_LABELS: Record<TPacsArchiveKind, string> = {
   orthanc: 'Orthanc',
   dicomweb: 'Other DICOMweb archive',
@@ -44,10 +41,10 @@ const AUTH_LABELS: Record<TPacsAuthKind, string> = {
 export function ArchiveFormDialog({ archive, facilities, onClose }: ArchiveFormDialogProps) {
   const queryClient = useQueryClient();
   const creating = archive === null;
-  const [draft, setDraft] = useState<TArchiveDraft>(() => draftOf(archive));
-  const [errors, setErrors] = useState<TErrors>({});
-  // Each refused submit moves the focus to the first field in error (FormDialog).
-  const [refusals, setRefusals] = useState(0);
+  const { draft, errors, refusals, set, refuse, refusedByServer } = useFormDraft<
+    TArchiveDraft,
+    TArchiveField
+  >(() => draftOf(archive), ARCHIVE_FIELDS);
 
   const save = useMutation({
     mutationFn: () => {
@@ -59,29 +56,12 @@ export function ArchiveFormDialog({ archive, facilities, onClose }: ArchiveFormD
       await queryClient.invalidateQueries({ queryKey: archiveKeys.all });
       onClose();
     },
-    onError: (error) => {
-      const fields = pickFieldErrors(apiFieldErrors(error), ARCHIVE_FIELDS);
-      setErrors(fields);
-      if (Object.keys(fields).length === 0) notify('error', errorMessage(error, SAVE_ARCHIVE_FAILED));
-      else setRefusals((count) => count + 1);
-    },
+    onError: (error) => refusedByServer(error, SAVE_ARCHIVE_FAILED),
   });
-
-  const set =
-    <K extends keyof TArchiveDraft>(key: K) =>
-    (value: TArchiveDraft[K]) => {
-      setDraft((current) => ({ ...current, [key]: value }));
-      setErrors((current) => ({ ...current, [key]: undefined }));
-    };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = checkDraft(draft, archive);
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      setRefusals((count) => count + 1);
-      return;
-    }
+    if (!refuse(checkDraft(draft, archive))) return;
     save.mutate();
   };
 

@@ -5,7 +5,7 @@ import { errorMessage } from '../../api/api-error.ts';
 import { FormDialog } from '../../components/ui/form-dialog.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { apiFieldErrors, pickFieldErrors } from '../templates/field-errors.ts';
+import { apiFieldErrors, pickFieldErrors } from '../../api/field-errors.ts';
 import { UPDATE_PATIENT_FAILED, patientsApi } from './patients-api.ts';
 
 const FIELDS = ['name', 'patient_id', 'sex', 'birth_date', 'phone', 'email'] as const;

@@ -8,7 +8,7 @@ import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { notify } from '../../stores/app-store.ts';
 import { authStore, type TAuthUser, type TRoleDetails } from '../../stores/auth-store.ts';
-import { apiFieldErrors, pickFieldErrors } from '../templates/field-errors.ts';
+import { apiFieldErrors, pickFieldErrors } from '../../api/field-errors.ts';
 import { TextAreaField } from '../users/form-parts.tsx';
 import { SignatureField } from '../users/signature-field.tsx';
 import {

@@ -15,7 +15,7 @@ import {
   type Errors,
 } from '../auth/form-checks.ts';
 import { NewPasswordField } from '../auth/new-password-field.tsx';
-import { apiFieldErrors, pickFieldErrors } from '../templates/field-errors.ts';
+import { apiFieldErrors, pickFieldErrors } from '../../api/field-errors.ts';
 import { CHANGE_PASSWORD_FAILED, profileApi } from './profile-api.ts';
 
 type TPasswordField = 'current_password' | 'new_password' | 'confirm_password';

@@ -5,7 +5,7 @@ import { errorMessage } from '../../api/api-error.ts';
 import { FormDialog } from '../../components/ui/form-dialog.tsx';
 import { Select } from '../../components/ui/select.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
-import { apiFieldErrors, pickFieldErrors } from '../templates/field-errors.ts';
+import { apiFieldErrors, pickFieldErrors } from '../../api/field-errors.ts';
 import { SAVE_PHYSICIAN_FAILED, referringPhysiciansApi } from './referring-physicians-api.ts';
 
 const FIELDS = ['name', 'email', 'phone', 'registration_number', 'status', 'facility_fks'] as const;

@@ -19,7 +19,7 @@ import { TextField, inputClassName } from '../../components/ui/text-field.tsx';
 import { UploadProgress } from '../../components/ui/upload-progress.tsx';
 import { notify } from '../../stores/app-store.ts';
 import { useAuth } from '../../stores/auth-store.ts';
-import { apiFieldErrors, pickFieldErrors } from '../templates/field-errors.ts';
+import { apiFieldErrors, pickFieldErrors } from '../../api/field-errors.ts';
 import { zodFieldErrors } from '../templates/form-fields.tsx';
 import { SUPPORT_ATTACHMENT_ACCEPT, addAttachments, fileSize } from './support-attachments.ts';
 

@@ -20,7 +20,7 @@ import { TextField } from '../../components/ui/text-field.tsx';
 import { PATHS, templatePath } from '../../paths.ts';
 import { notify } from '../../stores/app-store.ts';
 import { useAuth } from '../../stores/auth-store.ts';
-import { apiFieldErrors, pickFieldErrors } from './field-errors.ts';
+import { apiFieldErrors, pickFieldErrors } from '../../api/field-errors.ts';
 import { ContentField, FormFooter, SelectField, zodFieldErrors } from './form-fields.tsx';
 import { ConfirmDeleteDialog } from './list-parts.tsx';
 import { ScopeBadge } from './scope-badge.tsx';

@@ -8,11 +8,10 @@ import {
 } from '@ris/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { errorMessage } from '../../api/api-error.ts';
+import { useFormDraft } from '../../components/hooks/use-form-draft.ts';
 import { FormDialog } from '../../components/ui/form-dialog.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { notify } from '../../stores/app-store.ts';
-import { apiFieldErrors, pickFieldErrors } from '../templates/field-errors.ts';
 import { SelectField } from '../templates/form-fields.tsx';
 import { FacilityChecklist, TextAreaField } from './form-parts.tsx';
 import { SignatureField } from './signature-field.tsx';
@@ -42,8 +41,6 @@ export interface UserFormDialogProps {
   onSaved?: (response: TSaveUserResponse) => void;
 }
 
-type TErrors = Partial<Record<TUserField, string>>;
-
 /** Create or edit a user (POST /user): role and its details, facilities, names, e-mail, signature. */
 export function UserFormDialog({
   user,
@@ -57,12 +54,12 @@ export function UserFormDialog({
   const queryClient = useQueryClient();
   const creating = user === null;
   const self = user?.id === callerId;
-  const [draft, setDraft] = useState<TUserDraft>(() => draftOf(user, roles.length === 1 ? roles[0] : ''));
-  const [errors, setErrors] = useState<TErrors>({});
+  const { draft, errors, setErrors, refusals, set, refuse, refusedByServer } = useFormDraft<
+    TUserDraft,
+    TUserField
+  >(() => draftOf(user, roles.length === 1 ? roles[0] : ''), USER_FIELDS);
   const [signature, setSignature] = useState<File | null>(null);
   const [removeSignature, setRemoveSignature] = useState(false);
-  // Each refused submit moves the focus to the first field in error (FormDialog).
-  const [refusals, setRefusals] = useState(0);
 
   const save = useMutation({
     mutationFn: (form: FormData) => usersApi.save(form),
@@ -77,29 +74,12 @@ export function UserFormDialog({
       onSaved?.(response);
       onClose();
     },
-    onError: (error) => {
-      const fields = pickFieldErrors(apiFieldErrors(error), USER_FIELDS);
-      setErrors(fields);
-      if (Object.keys(fields).length === 0) notify('error', errorMessage(error, SAVE_USER_FAILED));
-      else setRefusals((count) => count + 1);
-    },
+    onError: (error) => refusedByServer(error, SAVE_USER_FAILED),
   });
-
-  const set =
-    <K extends keyof TUserDraft>(key: K) =>
-    (value: TUserDraft[K]) => {
-      setDraft((current) => ({ ...current, [key]: value }));
-      setErrors((current) => ({ ...current, [key]: undefined }));
-    };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = checkDraft(draft);
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      setRefusals((count) => count + 1);
-      return;
-    }
+    if (!refuse(checkDraft(draft))) return;
     save.mutate(
       userFormData(draft, {
         byUserId: callerId,

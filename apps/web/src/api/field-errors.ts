@@ -1,4 +1,4 @@
-import { isApiError, validationFieldErrors, type FieldErrors } from '../../api/api-error.ts';
+import { isApiError, validationFieldErrors, type FieldErrors } from './api-error.ts';
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
