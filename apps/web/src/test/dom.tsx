@@ -52,8 +52,13 @@ export async function typeInto(element: HTMLInputElement | HTMLSelectElement, va
   });
 }
 
-/** Runs `check` until it stops throwing (React effects, resolved fetches), for up to `timeoutMs`. */
-export async function waitFor<T>(check: () => T, timeoutMs = 2000): Promise<T> {
+/**
+ * Runs `check` until it stops throwing (React effects, resolved fetches), for up to `timeoutMs`.
+ * The limit is generous on purpose: CI runs these beside the database suites on two cores, where one
+ * stalled second of event loop must not fail a check whose promise chain simply has not run yet;
+ * a passing check returns as soon as it holds, so only a real failure waits this long.
+ */
+export async function waitFor<T>(check: () => T, timeoutMs = 10_000): Promise<T> {
   const started = Date.now();
   for (;;) {
     try {

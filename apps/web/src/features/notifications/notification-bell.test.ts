@@ -107,7 +107,7 @@ async function render(): Promise<void> {
   });
 }
 
-/** Waits (letting React work) until `condition` holds, failing with `what` after 2 s. */
+/** Waits (letting React work) until `condition` holds, failing with `what` after waitFor's limit. */
 async function until(condition: () => boolean, what: string): Promise<void> {
   await waitFor(() => {
     if (!condition()) throw new Error(`timed out waiting for ${what}`);
