@@ -13,6 +13,7 @@ export * from './preferences.ts';
 export * from './relations.ts';
 export * from './reports.ts';
 export * from './studies.ts';
+export * from './study-counts.ts';
 export * from './tags.ts';
 export * from './templates.ts';
 export * from './users.ts';

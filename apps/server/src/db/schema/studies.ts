@@ -121,8 +121,15 @@ export const studies = pgTable(
     // and status IN (...) besides its filters, and a count that visits the heap costs ~2 µs a row.
     // - default list and date range on created_at: facility_id IN + created_at range + order/limit
     index('studies_facility_created_idx').on(t.facilityId, t.createdAt, t.id),
-    // - the same scoped by organisation only (admin without a facility filter), and its counts
-    index('studies_organisation_created_idx').on(t.organisationId, t.createdAt, t.id, t.status),
+    // - the same scoped by organisation only (admin without a facility filter), and its counts (the
+    //   partial days at a range's edges, beside the rollup: modality_group filtered on the index)
+    index('studies_organisation_created_idx').on(
+      t.organisationId,
+      t.createdAt,
+      t.id,
+      t.status,
+      t.modalityGroup,
+    ),
     // - statuses IN (...) (status tabs) and the per-status counts
     index('studies_facility_status_created_idx').on(t.facilityId, t.status, t.createdAt, t.organisationId),
     // - modalities filter (groups, stored in modality_group)
@@ -134,8 +141,9 @@ export const studies = pgTable(
       t.organisationId,
     ),
     // - by_user_ids (a radiologist's or reporter's own list): last_assigned_user_id IN (...)
+    //   (modality_group too, so a reporter's counts under a modality filter stay index-only)
     index('studies_assigned_user_created_idx')
-      .on(t.lastAssignedUserId, t.createdAt, t.facilityId, t.status, t.organisationId)
+      .on(t.lastAssignedUserId, t.createdAt, t.facilityId, t.status, t.organisationId, t.modalityGroup)
       .where(sql`${t.lastAssignedUserId} is not null`),
     // - sort_by / date range on study_datetime
     index('studies_facility_study_datetime_idx').on(t.facilityId, t.studyDatetime),

@@ -13,6 +13,7 @@ import type { TDatabase } from '../../../db/client.ts';
 import type { TWindowEdges } from './worklist-count-cache.ts';
 import { worklistWhere, type TWorklistCriteria } from './worklist-criteria.ts';
 import { PATIENT_DOCUMENTS_JSON, WORKLIST_ITEM_JSON_COLUMNS } from '../../studies/study.presenter.ts';
+import { rollupStatusCountsSql, rollupTotalSql } from './worklist-rollup.ts';
 import { hotRows, type TPlanMode } from './worklist-sql.ts';
 
 /** The column behind each sort_by value (the whitelist is WORKLIST_SORT_FIELDS), as SQL text. */
@@ -88,7 +89,8 @@ export type TWorklistListResult = {
  * (WHERE, ORDER BY, LIMIT on studies) is joined to its facility, assignee and documents and each
  * item is built as JSON by PostgreSQL, so Node neither maps rows nor validates them again (the
  * shape is TWorklistItem's: WORKLIST_ITEM_JSON_COLUMNS in studies/study.presenter.ts, beside presentWorklistItem). The count is
- * an uncorrelated scalar subquery (run once, index-only where the indexes allow), left out when the
+ * an uncorrelated scalar subquery (run once): from the day rollup where it applies (worklist-rollup.ts),
+ * else over `studies` (index-only where the indexes allow). It is left out when the
  * caller knows the total (`options.total`, from the count cache); `options.edges` adds the window
  * edges the cache keeps with a total. Ties (and nulls: first when descending, last when ascending,
  * PostgreSQL's default) are broken by id in the same direction, so pages never overlap. A page past
@@ -115,7 +117,8 @@ export async function listWorklistJson(
     criteria.searchText === null
       ? [
           sql``,
-          sql`(select count(*) from studies where ${where})`,
+          rollupTotalSql(database.db, criteria, criteria.statuses) ??
+            sql`(select count(*) from studies where ${where})`,
           sql`select * from studies where ${where} ${sql.raw(`order by studies.${column} ${direction}, studies.id ${direction}`)} ${limits}`,
         ]
       : [
@@ -146,11 +149,7 @@ export async function listWorklistJson(
   if (total === undefined) {
     const [counted] =
       query.offset > 0
-        ? await hotRows<{ total: number }>(
-            database,
-            sql`select count(*)::int as total from studies where ${where}`,
-            run,
-          )
+        ? await hotRows<{ total: number }>(database, sql`${matches}select ${totalSql}::int as total`, run)
         : [];
     total = counted?.total ?? 0;
   }
@@ -174,7 +173,9 @@ export async function countWorklistStatuses(
   options: { edges?: boolean } = {},
 ): Promise<{ counts: TWorklistStatusCounts; edges: TWindowEdges | null }> {
   const where = worklistWhere(database.db, criteria, criteria.countedStatuses);
-  const grouped = sql`select status, count(*)::int as count from studies where ${where} group by status`;
+  const grouped =
+    rollupStatusCountsSql(database.db, criteria, criteria.countedStatuses) ??
+    sql`select status, count(*)::int as count from studies where ${where} group by status`;
   const rows = await hotRows<{ status: TStudyStatus | null; count: number | null } & Partial<TEdgeColumns>>(
     database,
     options.edges

@@ -10,6 +10,7 @@ import { ZErrorResponses } from '../../../http/openapi-errors.ts';
 import { readStatusCounts, readWorklistPage } from './read-worklist.ts';
 import { WorklistCountCache } from './worklist-count-cache.ts';
 import { startCountInvalidation } from './worklist-count-invalidation.ts';
+import { startCountCompaction } from './worklist-rollup-compaction.ts';
 import { resolveWorklistCriteria } from './worklist-criteria.ts';
 import { worklistScope } from './worklist-scope.ts';
 import { closeWorklistPools } from './worklist-sql.ts';
@@ -43,7 +44,9 @@ export const worklistListRoutes: FastifyPluginAsyncZod = async (app) => {
   const cache = new WorklistCountCache();
   countCaches.set(app.deps, cache);
   const stopInvalidation = await startCountInvalidation(app, cache);
+  const stopCompaction = startCountCompaction(db, app.log);
   app.addHook('onClose', async () => {
+    await stopCompaction();
     await stopInvalidation();
     await closeWorklistPools(database);
   });
