@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ZPostPreferencesBody,
+  ZPreferences,
   ZPreferencesPatch,
   ZPutUserPreferencesBody,
   defaultPreferences,
@@ -63,6 +64,29 @@ describe('ZPreferencesPatch', () => {
       'default_date_range: must be a preset (CUSTOM dates are chosen on the worklist)',
     );
     expect(issues(bad)).toContain('worklist_columns: each column may be listed only once');
+  });
+});
+
+describe('default priority tags', () => {
+  it('read a complete document written before them as no priority filter', () => {
+    const { priority_tags: _added, ...older } = defaultPreferences().default_worklist_filters;
+    const parsed = ZPreferences.parse({ ...defaultPreferences(), default_worklist_filters: older });
+    expect(parsed.default_worklist_filters.priority_tags).toEqual([]);
+    const extra = { ...older, colour: 'red' };
+    expect(
+      issues(ZPreferences.safeParse({ ...defaultPreferences(), default_worklist_filters: extra })),
+    ).toEqual(['default_worklist_filters: "colour" is not a known field']);
+  });
+
+  it('stay absent from a patch that leaves them out (inherited), and are checked when given', () => {
+    const patch = ZPreferencesPatch.parse({ default_worklist_filters: { modalities: ['CT'] } });
+    expect(patch).toEqual({ default_worklist_filters: { modalities: ['CT'] } });
+    const given = { default_worklist_filters: { priority_tags: ['URGENT', 'EMERGENCY'] } };
+    expect(ZPreferencesPatch.parse(given)).toEqual(given);
+    const bad = ZPreferencesPatch.safeParse({ default_worklist_filters: { priority_tags: ['NOPE'] } });
+    expect(issues(bad).map((issue) => issue.split(':')[0])).toEqual([
+      'default_worklist_filters.priority_tags.0',
+    ]);
   });
 });
 

@@ -7,6 +7,7 @@ import { TEMPLATE_SCOPES } from '../common/enums.ts';
 import { ZUuid } from '../common/uuid.ts';
 import { DATE_RANGE_TYPES } from '../dates/date-ranges.ts';
 import { MODALITIES, ZModality } from '../studies/modalities.ts';
+import { PRIORITY_TAGS, ZPriorityTag } from '../studies/priority-tags.ts';
 import { STATUS_GROUPS, STUDY_STATUSES } from '../studies/statuses.ts';
 import { VIEWERS } from '../studies/viewers.ts';
 import { THEMES } from '../ui-constants.ts';
@@ -51,9 +52,18 @@ const ZDefaultWorklistFilters = closedObject({
   status_group: z.enum(STATUS_GROUPS),
   statuses: z.array(z.enum(STUDY_STATUSES)).max(STUDY_STATUSES.length),
   modalities: z.array(ZModality).max(MODALITIES.length),
+  priority_tags: z.array(ZPriorityTag).max(PRIORITY_TAGS.length),
   facility_ids: z.array(ZUuid).max(MAX_DEFAULT_FACILITY_IDS),
   sort_by: ZWorklistSortField,
   sort_order: z.enum(SORT_ORDERS),
+});
+
+/**
+ * A complete document's default filters: priority_tags came later, so a document written before it
+ * reads as "no priority filter". Only here: in a patch an absent key must stay absent (inherited).
+ */
+const ZResolvedWorklistFilters = ZDefaultWorklistFilters.extend({
+  priority_tags: ZDefaultWorklistFilters.shape.priority_tags.default([]),
 });
 
 /** What a person wants to be told, and how. */
@@ -70,7 +80,7 @@ export const ZPreferences = closedObject({
   page_sizes: ZPageSizes,
   theme: z.enum(THEMES),
   default_date_range: ZDefaultDateRange,
-  default_worklist_filters: ZDefaultWorklistFilters,
+  default_worklist_filters: ZResolvedWorklistFilters,
   notifications: ZNotificationChoices,
 });
 export type TPreferences = z.infer<typeof ZPreferences>;

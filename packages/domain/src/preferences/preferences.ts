@@ -61,6 +61,7 @@ export function defaultPreferences(): TPreferences {
       status_group: 'ALL',
       statuses: [],
       modalities: [],
+      priority_tags: [],
       facility_ids: [],
       sort_by: DEFAULT_SORT_FIELD,
       sort_order: DEFAULT_SORT_ORDER,

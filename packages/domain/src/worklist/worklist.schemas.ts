@@ -47,6 +47,8 @@ export const ZWorklistFilters = z.object({
   by_user_ids: ZRepeatedParam(ZUuid),
   statuses: ZRepeatedParam(ZStudyStatus),
   modalities: ZRepeatedParam(ZModality),
+  /** Studies with one of these priority tags (an untagged study matches none). */
+  priority_tags: ZRepeatedParam(ZPriorityTag),
   facility_ids: ZRepeatedParam(ZUuid),
   date_range_type: ZDateRangeType.default(DEFAULT_DATE_RANGE_TYPE),
   /** Used when date_range_type is CUSTOM (either bound may be left open). */
