@@ -66,6 +66,19 @@ describe('settings store', () => {
     expect(state.worklistGroup).toBe('ALL');
   });
 
+  it('reads filters stored before the priority filter as none, and starts a session with the default ones', () => {
+    const storage = createMemoryStorage();
+    storage.setItem(
+      STORAGE_KEYS.settings,
+      JSON.stringify({ version: 2, state: { worklistFilters: { modalities: ['CT'], search: 'doe' } } }),
+    );
+    const store = createSettingsStore(storage);
+    expect(store.getState().worklistFilters).toMatchObject({ modalities: ['CT'], priority_tags: [] });
+    store.getState().setDefaultWorklistFilters({ priority_tags: ['EMERGENCY', 'URGENT'] });
+    store.getState().resetWorklistFilters();
+    expect(store.getState().worklistFilters.priority_tags).toEqual(['EMERGENCY', 'URGENT']);
+  });
+
   it('runs the tab operations and rejects invalid page sizes', () => {
     const store = createSettingsStore(createMemoryStorage());
     const { openTab, closeTab, setPageSize } = store.getState();

@@ -17,6 +17,7 @@ import {
   type TDateRangeType,
   type TModality,
   type TPreferences,
+  type TPriorityTag,
   type TQuickAction,
   type TSortOrder,
   type TStatusGroup,
@@ -47,6 +48,7 @@ export interface TWorklistFilters {
   search: string;
   statuses: TStudyStatus[];
   modalities: TModality[];
+  priority_tags: TPriorityTag[];
   by_user_ids: string[];
 }
 
@@ -129,6 +131,7 @@ export function defaultWorklistFilters(): TWorklistFilters {
     search: '',
     statuses: [],
     modalities: [],
+    priority_tags: [],
     by_user_ids: [],
   };
 }
@@ -145,6 +148,7 @@ export function worklistFiltersFromDefaults(
       facility_ids: [...defaults.facility_ids],
       statuses: [...defaults.statuses],
       modalities: [...defaults.modalities],
+      priority_tags: [...defaults.priority_tags],
       sort_by: defaults.sort_by,
       sort_order: defaults.sort_order,
     },

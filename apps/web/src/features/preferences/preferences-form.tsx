@@ -2,6 +2,7 @@ import {
   DATE_RANGE_LABELS,
   DATE_RANGE_TYPES,
   MODALITIES,
+  PRIORITY_TAGS,
   QUICK_ACTIONS,
   SESSION_PAGE_SIZES,
   SORT_ORDERS,
@@ -15,6 +16,7 @@ import {
   label,
   type TDateRangePreset,
   type TModality,
+  type TPriorityTag,
   type TSortOrder,
   type TStatusGroup,
   type TViewer,
@@ -104,6 +106,7 @@ function copyCurrentFiltersToDefaults(): void {
     status_group: worklistGroup,
     statuses: [...filters.statuses],
     modalities: [...filters.modalities],
+    priority_tags: [...filters.priority_tags],
     facility_ids: [...filters.facility_ids],
     sort_order: filters.sort_order,
     ...(sortBy ? { sort_by: sortBy } : {}),
@@ -140,6 +143,10 @@ export function PreferencesForm({ userId, className }: PreferencesFormProps) {
   const toggleModality = (modality: TModality, on: boolean): void => {
     const rest = defaults.modalities.filter((item) => item !== modality);
     actions.setDefaultWorklistFilters({ modalities: on ? [...rest, modality] : rest });
+  };
+  const togglePriority = (tag: TPriorityTag, on: boolean): void => {
+    const rest = defaults.priority_tags.filter((item) => item !== tag);
+    actions.setDefaultWorklistFilters({ priority_tags: on ? [...rest, tag] : rest });
   };
 
   return (
@@ -259,6 +266,21 @@ export function PreferencesForm({ userId, className }: PreferencesFormProps) {
                 className="size-3.5 accent-(--color-accent)"
               />
               {modality}
+            </label>
+          ))}
+          <span className="text-[11px] text-fg-subtle">(none: all)</span>
+        </div>
+        <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-2 text-[13px]">
+          <span className="text-fg-muted">Priorities</span>
+          {PRIORITY_TAGS.map((tag) => (
+            <label key={tag} className="flex items-center gap-1.5 text-fg">
+              <input
+                type="checkbox"
+                checked={defaults.priority_tags.includes(tag)}
+                onChange={(event) => togglePriority(tag, event.target.checked)}
+                className="size-3.5 accent-(--color-accent)"
+              />
+              {label(tag)}
             </label>
           ))}
           <span className="text-[11px] text-fg-subtle">(none: all)</span>

@@ -2,10 +2,12 @@ import {
   DATE_RANGE_LABELS,
   DATE_RANGE_TYPES,
   MODALITIES,
+  PRIORITY_TAGS,
   STUDY_STATUSES,
   label,
   type TDateRangeType,
   type TModality,
+  type TPriorityTag,
   type TStudyStatus,
 } from '@ris/domain';
 import { useQuery } from '@tanstack/react-query';
@@ -101,7 +103,10 @@ function RadiologistFilter({
   );
 }
 
-/** The worklist's filter bar: search, date preset or custom dates, facility, status, modality, radiologist. */
+/**
+ * The worklist's filter bar: search, date preset or custom dates, facility, status, modality, priority,
+ * radiologist.
+ */
 export function WorklistFilters({ filters, onChange, onReset, compact = false }: WorklistFiltersProps) {
   const facilities = useAuth((state) => state.facilities);
   const custom = filters.date_range_type === 'CUSTOM';
@@ -161,6 +166,12 @@ export function WorklistFilters({ filters, onChange, onReset, compact = false }:
         options={MODALITIES.map((modality) => ({ value: modality, label: modality }))}
         selected={filters.modalities}
         onChange={(modalities) => onChange({ modalities: modalities as TModality[] })}
+      />
+      <MultiSelect
+        label="Priority"
+        options={PRIORITY_TAGS.map((tag) => ({ value: tag, label: label(tag) }))}
+        selected={filters.priority_tags}
+        onChange={(priority_tags) => onChange({ priority_tags: priority_tags as TPriorityTag[] })}
       />
       {compact ? null : (
         <RadiologistFilter

@@ -44,6 +44,17 @@ describe('worklist query parameters', () => {
     expect(query.get('offset')).toBe('50');
   });
 
+  it('sends the priority filter to the list and to the counts, repeated, and nothing when none is set', () => {
+    const filters = { ...defaultWorklistFilters(), priority_tags: ['EMERGENCY' as const, 'URGENT' as const] };
+    const list = new URLSearchParams(
+      buildQueryString(buildListParams(input({ filters }), { limit: 10, offset: 0 }) ?? {}),
+    );
+    expect(list.getAll('priority_tags')).toEqual(['EMERGENCY', 'URGENT']);
+    const counts = new URLSearchParams(buildQueryString(buildCountParams(input({ filters }))));
+    expect(counts.getAll('priority_tags')).toEqual(['EMERGENCY', 'URGENT']);
+    expect(buildQueryString(buildCountParams(input()))).not.toContain('priority_tags');
+  });
+
   it('narrows the tab by the status filter, and fetches nothing when they exclude each other', () => {
     expect(listStatuses('ON_PROGRESS', ['FINAL', 'DRAFTED'])).toEqual(['DRAFTED']);
     expect(listStatuses('ORDERED', [])).toEqual(['ORDERED']);

@@ -57,6 +57,7 @@ function filterParams(input: TWorklistQueryInput, statuses: readonly TStudyStatu
     by_user_ids: byUserIds(input),
     statuses,
     modalities: filters.modalities,
+    priority_tags: filters.priority_tags,
     facility_ids: filters.facility_ids,
     date_range_type: filters.date_range_type,
     start_date: custom ? filters.start_date : undefined,
