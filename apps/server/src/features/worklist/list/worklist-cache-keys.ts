@@ -24,6 +24,7 @@ export function countKey(kind: 'total' | 'counts', criteria: TWorklistCriteria):
     sorted(criteria.facilityIds),
     sorted(criteria.byUserIds),
     sorted(criteria.modalities),
+    sorted(criteria.priorityTags),
     criteria.dateKey,
   ]);
 }

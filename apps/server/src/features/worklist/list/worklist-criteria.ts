@@ -4,6 +4,7 @@ import {
   statusesOfGroup,
   STUDY_STATUSES,
   type TModality,
+  type TPriorityTag,
   type TStudyStatus,
   type TWorklistFilters,
 } from '@ris/domain';
@@ -29,6 +30,8 @@ export type TWorklistCriteria = {
   /** Statuses GET /worklist/status/count counts: DELETED too for admins. */
   countedStatuses: readonly TStudyStatus[];
   modalities: TModality[];
+  /** Studies tagged with one of these (an untagged study matches none); empty: any tag or none. */
+  priorityTags: TPriorityTag[];
   facilityIds: string[];
   /** created_at ≥ from. */
   from: Date | null;
@@ -184,6 +187,7 @@ export async function resolveWorklistCriteria(
     statuses: statuses.length > 0 ? statuses : LISTED_STATUSES,
     countedStatuses: seesDeleted ? STUDY_STATUSES : LISTED_STATUSES,
     modalities: [...new Set(filters.modalities)],
+    priorityTags: [...new Set(filters.priority_tags)],
     facilityIds,
     ...range,
     searchText: search === '' ? null : search,
@@ -216,6 +220,9 @@ export function worklistWhere(
   }
   if (criteria.modalities.length > 0) {
     conditions.push(oneOf('"studies"."modality_group"', criteria.modalities, 'modality_group'));
+  }
+  if (criteria.priorityTags.length > 0) {
+    conditions.push(oneOf('"studies"."priority_tag"', criteria.priorityTags, 'priority_tag'));
   }
   if (criteria.from && bounds.from)
     conditions.push(sql`"studies"."created_at" >= ${criteria.from.toISOString()}::timestamptz`);

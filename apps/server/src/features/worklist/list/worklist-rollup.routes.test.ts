@@ -94,6 +94,7 @@ type TFilters = {
   to?: string;
   facilityIds?: string[];
   modalities?: string[];
+  priorityTags?: string[];
   zoneDates?: boolean;
 };
 
@@ -105,6 +106,9 @@ async function countedDirectly(filters: TFilters, visible: string[] | null): Pro
     conditions.push(sql`facility_id = any(${`{${filters.facilityIds.join(',')}}`}::uuid[])`);
   if (filters.modalities) {
     conditions.push(sql`modality_group::text = any(${`{${filters.modalities.join(',')}}`}::text[])`);
+  }
+  if (filters.priorityTags) {
+    conditions.push(sql`priority_tag::text = any(${`{${filters.priorityTags.join(',')}}`}::text[])`);
   }
   if (filters.zoneDates) {
     // Whole dates in Asia/Kolkata: from the first date's midnight to the day after the last one's.
@@ -132,6 +136,7 @@ function queryOf(filters: TFilters): string {
   if (filters.to) params.set('end_date', filters.to);
   for (const id of filters.facilityIds ?? []) params.append('facility_ids', id);
   for (const modality of filters.modalities ?? []) params.append('modalities', modality);
+  for (const tag of filters.priorityTags ?? []) params.append('priority_tags', tag);
   return params.toString();
 }
 
@@ -178,6 +183,8 @@ async function expectAllExact(): Promise<number> {
       ['admin', { ...range, facilityIds: [facilityIds[2] ?? ''] }, null],
       ['radiologist', range, staff],
       ['radiologist', { ...range, modalities: ['XRAY'], facilityIds: [staff[1] ?? ''] }, staff],
+      ['admin', { ...range, priorityTags: ['EMERGENCY', 'URGENT'] }, null],
+      ['radiologist', { ...range, priorityTags: ['ONCO'], modalities: ['CT'] }, staff],
     ];
     for (const [who, filters, visible] of variants) {
       const expected = await countedDirectly(filters, visible);

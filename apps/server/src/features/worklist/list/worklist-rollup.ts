@@ -70,6 +70,9 @@ function rollupRows(criteria: TWorklistCriteria, statuses: readonly TStudyStatus
   if (criteria.modalities.length > 0) {
     conditions.push(oneOf('r.modality_group', criteria.modalities, 'modality_group'));
   }
+  if (criteria.priorityTags.length > 0) {
+    conditions.push(oneOf('r.priority_tag', criteria.priorityTags, 'priority_tag'));
+  }
   if (split.first !== null) conditions.push(sql`r.day >= ${split.first}::date`);
   if (split.end !== null) conditions.push(sql`r.day < ${split.end}::date`);
   const where = sql.join(conditions, sql.raw(' and '));
