@@ -5,15 +5,24 @@
 // backends spent per request (from /proc/<pid>/schedstat, nanoseconds; else /proc/<pid>/stat ticks).
 // BENCH_MATRIX_ITERATIONS (default 60) requests after BENCH_MATRIX_WARMUP (5), at most
 // BENCH_MATRIX_ROW_SECONDS (20) per row and endpoint; BENCH_MATRIX_ONLY=word,word keeps the rows whose
-// name contains one of the words (e.g. "admin", "search", "30 days").
+// name contains one of the words (e.g. "admin", "search", "30 days"). BENCH_MATRIX_MODES=off,on,off+writes,on+writes
+// (default off) measures with the count cache off or on, and with BENCH_MATRIX_WRITES_PER_SECOND (10)
+// priority changes a second made through the API meanwhile (each announced, evicting the cache, and
+// appended to the count rollup). BENCH_MATRIX_EXPLAIN=1 adds EXPLAIN (ANALYZE, BUFFERS) of each row's
+// statements (worklist-bench-explain.ts), the full plans written to BENCH_MATRIX_EXPLAIN_FILE if set.
 import { existsSync, readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import type { WorklistCountCache } from '../features/worklist/list/worklist-count-cache.ts';
+import { explain, statementsOf, type TExplained } from './worklist-bench-explain.ts';
 import { cpuMs, cpuSpent } from './worklist-bench-http.ts';
 
 const ITERATIONS = Number(process.env.BENCH_MATRIX_ITERATIONS ?? 60);
 const WARMUP = Number(process.env.BENCH_MATRIX_WARMUP ?? 5);
 const ROW_SECONDS = Number(process.env.BENCH_MATRIX_ROW_SECONDS ?? 20);
+const WRITES_PER_SECOND = Number(process.env.BENCH_MATRIX_WRITES_PER_SECOND ?? 10);
+const EXPLAIN = process.env.BENCH_MATRIX_EXPLAIN === '1';
+const MODES = (process.env.BENCH_MATRIX_MODES ?? 'off').split(',').filter((mode) => mode !== '');
 
 export type TMatrixCaller = {
   /** "admin, all facilities", … */
@@ -35,6 +44,10 @@ export type TMatrixInput = {
   callers: readonly TMatrixCaller[];
   /** The radiologist the by_user_ids rows filter by. */
   radiologistId: string;
+  /** The app's count cache (turned on or off per mode). */
+  countCache: WorklistCountCache;
+  /** One write through the API (the "+writes" modes make WRITES_PER_SECOND of them). */
+  writeOnce: () => Promise<void>;
 };
 
 type TMeasure = {
@@ -46,7 +59,16 @@ type TMeasure = {
   error?: string;
 };
 
-export type TMatrixRow = { caller: string; dates: string; filter: string; list: TMeasure; count: TMeasure };
+export type TMatrixRow = {
+  mode: string;
+  caller: string;
+  dates: string;
+  filter: string;
+  list: TMeasure;
+  count: TMeasure;
+  /** EXPLAIN of what the list and the counts ran (BENCH_MATRIX_EXPLAIN=1, cache-off modes). */
+  plans?: { list: TExplained[]; count: TExplained[] };
+};
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -72,7 +94,7 @@ export function matrixDates(now: Date): { name: string; query: string }[] {
   ];
 }
 
-/** The filter axis; GET /worklist has no priority filter (priority_tag is only a sort_by column). */
+/** The filter axis. */
 export function matrixFilters(
   caller: TMatrixCaller,
   radiologistId: string,
@@ -179,7 +201,38 @@ async function measure(
   };
 }
 
-/** Measures every caller × date × filter row, list then counts; reports progress on stderr. */
+/** Runs `during` while `write` is called `rate` times a second; fails if a write failed. */
+async function withWrites<T>(rate: number, write: () => Promise<void>, during: () => Promise<T>): Promise<T> {
+  if (rate <= 0) return during();
+  let failure: unknown = null;
+  const timer = setInterval(() => {
+    write().catch((error: unknown) => {
+      failure = error;
+    });
+  }, 1000 / rate);
+  let result: T;
+  try {
+    result = await during();
+  } finally {
+    clearInterval(timer);
+  }
+  if (failure) throw new Error(`a write failed during the matrix: ${String(failure)}`);
+  return result;
+}
+
+/** EXPLAIN of the statements one request runs. */
+async function plansOf(input: TMatrixInput, client: pg.Client, url: string, token: string) {
+  const statements = await statementsOf(async () => {
+    await input.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+  });
+  const plans: TExplained[] = [];
+  for (const statement of statements) plans.push(await explain(client, statement));
+  return plans;
+}
+
+/**
+ * Measures every mode × caller × date × filter row, list then counts; reports progress on stderr.
+ */
 export async function runMatrix(input: TMatrixInput): Promise<TMatrixRow[]> {
   const only = (process.env.BENCH_MATRIX_ONLY ?? '').split(',').filter((word) => word !== '');
   const rows: TMatrixRow[] = [];
@@ -187,22 +240,46 @@ export async function runMatrix(input: TMatrixInput): Promise<TMatrixRow[]> {
   const client = new pg.Client({ connectionString: input.dbUrl });
   await client.connect();
   try {
-    for (const caller of input.callers) {
-      for (const date of dates) {
-        for (const filter of matrixFilters(caller, input.radiologistId)) {
-          const name = `${caller.name} | ${date.name} | ${filter.name}`;
-          if (only.length > 0 && !only.some((word) => name.includes(word))) continue;
-          const query = ['limit=25', date.query, filter.query].filter((part) => part !== '').join('&');
-          const list = await measure(input, client, `/api/v1/worklist?${query}`, caller.token);
-          const count = await measure(input, client, `/api/v1/worklist/status/count?${query}`, caller.token);
-          rows.push({ caller: caller.name, dates: date.name, filter: filter.name, list, count });
-          process.stderr.write(
-            `matrix ${name}: list ${list.p50.toFixed(1)}/${list.p99.toFixed(1)} count ${count.p50.toFixed(1)}/${count.p99.toFixed(1)} ms\n`,
-          );
+    for (const mode of MODES) {
+      const [cache, writes] = mode.split('+');
+      input.countCache.enabled = cache === 'on';
+      const rate = writes === 'writes' ? WRITES_PER_SECOND : 0;
+      for (const caller of input.callers) {
+        for (const date of dates) {
+          for (const filter of matrixFilters(caller, input.radiologistId)) {
+            const name = `${caller.name} | ${date.name} | ${filter.name}`;
+            if (only.length > 0 && !only.some((word) => name.includes(word))) continue;
+            const query = ['limit=25', date.query, filter.query].filter((part) => part !== '').join('&');
+            const listUrl = `/api/v1/worklist?${query}`;
+            const countUrl = `/api/v1/worklist/status/count?${query}`;
+            const [list, count] = await withWrites(rate, input.writeOnce, async () => [
+              await measure(input, client, listUrl, caller.token),
+              await measure(input, client, countUrl, caller.token),
+            ]);
+            const row: TMatrixRow = {
+              mode,
+              caller: caller.name,
+              dates: date.name,
+              filter: filter.name,
+              list,
+              count,
+            };
+            if (EXPLAIN && cache === 'off') {
+              row.plans = {
+                list: await plansOf(input, client, listUrl, caller.token),
+                count: await plansOf(input, client, countUrl, caller.token),
+              };
+            }
+            rows.push(row);
+            process.stderr.write(
+              `matrix ${mode} | ${name}: list ${list.p50.toFixed(1)}/${list.p99.toFixed(1)} count ${count.p50.toFixed(1)}/${count.p99.toFixed(1)} ms\n`,
+            );
+          }
         }
       }
     }
   } finally {
+    input.countCache.enabled = true;
     await client.end();
   }
   return rows;
@@ -217,12 +294,52 @@ export function matrixTable(rows: readonly TMatrixRow[]): string {
   const worst = (row: TMatrixRow) => Math.max(row.list.p99, row.count.p99);
   const sorted = [...rows].sort((a, b) => worst(b) - worst(a));
   const lines = [
-    '| Caller | Dates | Filter | Total | List p50 / p99 ms | Counts p50 / p99 ms | PG CPU ms/req list · counts | n |',
-    '| --- | --- | --- | --: | --: | --: | --: | --: |',
+    '| Mode | Caller | Dates | Filter | Total | List p50 / p99 ms | Counts p50 / p99 ms | PG CPU ms/req list · counts | n |',
+    '| --- | --- | --- | --- | --: | --: | --: | --: | --: |',
     ...sorted.map(
       (row) =>
-        `| ${row.caller} | ${row.dates} | ${row.filter} | ${row.list.total || row.count.total} | ${cell(row.list)} | ${cell(row.count)} | ${cpu(row.list)} · ${cpu(row.count)} | ${Math.min(row.list.n, row.count.n)} |`,
+        `| ${row.mode} | ${row.caller} | ${row.dates} | ${row.filter} | ${row.list.total || row.count.total} | ${cell(row.list)} | ${cell(row.count)} | ${cpu(row.list)} · ${cpu(row.count)} | ${Math.min(row.list.n, row.count.n)} |`,
     ),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+const planCell = (plans: readonly TExplained[]) =>
+  plans
+    .map(
+      (plan) => `${plan.executionMs.toFixed(2)} ms, ${plan.buffers} buf, ×${plan.worstEstimate.toFixed(1)}`,
+    )
+    .join(' + ');
+
+/**
+ * The plans of the explained rows: per statement its execution time, shared buffers and the worst
+ * estimate error (estimated vs actual rows of one node), worst first; the full plans as text.
+ */
+export function explainTable(rows: readonly TMatrixRow[]): { table: string; plans: string } {
+  const explained = rows.filter((row) => row.plans);
+  const worstOf = (row: TMatrixRow) =>
+    Math.max(
+      1,
+      ...[...(row.plans?.list ?? []), ...(row.plans?.count ?? [])].map((plan) => plan.worstEstimate),
+    );
+  const sorted = [...explained].sort((a, b) => worstOf(b) - worstOf(a));
+  const lines = [
+    '| Caller | Dates | Filter | List: exec, buffers, worst estimate | Counts: exec, buffers, worst estimate | Worst node |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...sorted.map((row) => {
+      const all = [...(row.plans?.list ?? []), ...(row.plans?.count ?? [])];
+      const worstNode = all.reduce<TExplained | undefined>(
+        (a, b) => (a && a.worstEstimate >= b.worstEstimate ? a : b),
+        undefined,
+      );
+      return `| ${row.caller} | ${row.dates} | ${row.filter} | ${planCell(row.plans?.list ?? [])} | ${planCell(row.plans?.count ?? [])} | ${worstNode?.worstNode ?? ''} |`;
+    }),
+  ];
+  const plans = explained
+    .map(
+      (row) =>
+        `## ${row.caller} | ${row.dates} | ${row.filter}\n\n### list\n${(row.plans?.list ?? []).map((plan) => plan.text).join('\n\n')}\n\n### counts\n${(row.plans?.count ?? []).map((plan) => plan.text).join('\n\n')}\n`,
+    )
+    .join('\n');
+  return { table: `${lines.join('\n')}\n`, plans };
 }

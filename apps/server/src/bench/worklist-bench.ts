@@ -10,7 +10,7 @@
 // measures the filter matrix of issue 15 (worklist-bench-matrix.ts; with BENCH_LATENCY=0 BENCH_HTTP=0
 // only it).
 // Run: node apps/server/dist/bench/worklist-bench.js  (after npm run build). Prints tables.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -25,7 +25,7 @@ import { users } from '../db/schema/index.ts';
 import { worklistCountCacheOf } from '../features/worklist/list/worklist-list.routes.ts';
 import { LocalDiskBlobStore } from '../files/local-disk-store.ts';
 import { generateWorklistData, loadedBenchIds } from './worklist-bench-data.ts';
-import { matrixTable, runMatrix, type TMatrixRow } from './worklist-bench-matrix.ts';
+import { explainTable, matrixTable, runMatrix, type TMatrixRow } from './worklist-bench-matrix.ts';
 import {
   childrenCpuMs,
   cpuMs,
@@ -188,11 +188,26 @@ try {
                   where uf.user_id = ${userId} order by f.code limit 5`,
         )
       ).map((row) => row.id);
-    countCache.enabled = false;
+    const [changed] = await queryRows<{ id: string }>(
+      database.db,
+      sql`select id from studies where status = 'TO_READ' and deleted_at is null order by id limit 1`,
+    );
+    let tag = 0;
     matrixRows = await runMatrix({
       app,
       dbUrl: dbUrl.toString(),
       radiologistId: ids.radiologistId,
+      countCache,
+      writeOnce: async () => {
+        const response = await app.inject({
+          method: 'PUT',
+          url: '/api/v1/worklist/assign/priority-tag',
+          headers: { authorization: `Bearer ${adminToken}` },
+          payload: { worklist_ids: [changed?.id], priority_tag: ++tag % 2 ? 'URGENT' : 'ROUTINE' },
+        });
+        if (response.statusCode !== 200)
+          throw new Error(`priority change: ${response.statusCode} ${response.body}`);
+      },
       callers: [
         { name: 'admin', token: adminToken, facilityIds: await fiveFacilitiesOf(null) },
         {
@@ -209,7 +224,6 @@ try {
         },
       ],
     });
-    countCache.enabled = true;
   }
   const latencyRows: string[] = [];
   for (const mix of process.env.BENCH_LATENCY === '0' ? [] : mixes) {
@@ -329,8 +343,18 @@ try {
     `Load (INSERT … SELECT generate_series, index rebuild, VACUUM ANALYZE): ${loadSeconds.toFixed(1)} s\n\n`,
   );
   if (matrixRows.length > 0) {
-    out.write('Filter matrix, app.inject, sequential, count cache off (slowest first):\n\n');
+    out.write(
+      'Filter matrix, app.inject, sequential (mode: count cache off/on, +writes; slowest first):\n\n',
+    );
     out.write(`${matrixTable(matrixRows)}\n`);
+    const explained = explainTable(matrixRows);
+    if (explained.plans !== '') {
+      out.write(
+        `Plans of the matrix (EXPLAIN ANALYZE, BUFFERS; worst estimate first):\n\n${explained.table}\n`,
+      );
+      const file = process.env.BENCH_MATRIX_EXPLAIN_FILE;
+      if (file) await writeFile(file, explained.plans);
+    }
   }
   out.write(`Server-side latency, app.inject, sequential, ${ITERATIONS} requests each (ms, p50 / p99):\n\n`);
   out.write(

@@ -141,9 +141,11 @@ export const studies = pgTable(
       t.organisationId,
     ),
     // - by_user_ids (a radiologist's or reporter's own list): last_assigned_user_id IN (...)
-    //   (modality_group too, so a reporter's counts under a modality filter stay index-only)
+    //   (id after created_at: a page's ids are read in order from the index alone, status, facility
+    //   and modality checked on it; modality_group so a reporter's counts with that filter stay
+    //   index-only)
     index('studies_assigned_user_created_idx')
-      .on(t.lastAssignedUserId, t.createdAt, t.facilityId, t.status, t.organisationId, t.modalityGroup)
+      .on(t.lastAssignedUserId, t.createdAt, t.id, t.facilityId, t.status, t.organisationId, t.modalityGroup)
       .where(sql`${t.lastAssignedUserId} is not null`),
     // - sort_by / date range on study_datetime
     index('studies_facility_study_datetime_idx').on(t.facilityId, t.studyDatetime),

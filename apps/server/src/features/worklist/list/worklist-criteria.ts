@@ -208,12 +208,17 @@ export function worklistWhere(
   statuses: readonly TStudyStatus[],
   bounds: { from: boolean; to: boolean } = { from: true, to: true },
 ): SQL {
+  const { scope, facilityIds } = criteria;
+  // Staff's facility_ids lie within their facilities (checked): the filter is the visible set, said
+  // once (the same list twice made PostgreSQL square its selectivity and misplan the page).
+  const narrowed =
+    facilityIds.length > 0 && !scope.allFacilities && scope.principal.role !== 'REFERRING_PHYSICIAN';
   const conditions: SQL[] = [
-    visibleStudies(criteria.scope),
+    visibleStudies(narrowed ? { ...scope, facilityIds } : scope),
     oneOf('"studies"."status"', statuses, 'study_status'),
   ];
-  if (criteria.facilityIds.length > 0) {
-    conditions.push(oneOf('"studies"."facility_id"', criteria.facilityIds, 'uuid'));
+  if (facilityIds.length > 0 && !narrowed) {
+    conditions.push(oneOf('"studies"."facility_id"', facilityIds, 'uuid'));
   }
   if (criteria.byUserIds.length > 0) {
     conditions.push(oneOf('"studies"."last_assigned_user_id"', criteria.byUserIds, 'uuid'));

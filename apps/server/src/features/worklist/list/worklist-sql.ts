@@ -65,6 +65,15 @@ export async function closeWorklistPools(database: TDatabase): Promise<void> {
   await generic.end();
 }
 
+/** A statement as hotRows sends it to PostgreSQL, for benchmarks that explain what ran. */
+export type TWorklistStatement = { text: string; params: unknown[]; plan: TPlanMode };
+let statementObserver: ((statement: TWorklistStatement) => void) | null = null;
+
+/** Benchmarks only: sees every statement hotRows runs on PostgreSQL (null stops). */
+export function observeWorklistStatements(observer: ((statement: TWorklistStatement) => void) | null): void {
+  statementObserver = observer;
+}
+
 /**
  * Runs one of the worklist's hot statements. On PostgreSQL, straight on the pool (not through
  * Drizzle's session, whose per-query wrapping cost more than the driver call), and with `prepare` as
@@ -80,7 +89,9 @@ export async function hotRows<TRow>(
   if (!pool) return queryRows<TRow>(database.db, query);
   const { sql: text, params } = dialect.sqlToQuery(query);
   const name = options.prepare ? statementName(text) : undefined;
-  const target = name && options.plan === 'generic' ? await genericPoolOf(pool) : pool;
+  const generic = name !== undefined && options.plan === 'generic';
+  statementObserver?.({ text, params, plan: generic ? 'generic' : 'custom' });
+  const target = generic ? await genericPoolOf(pool) : pool;
   const result = await target.query(name ? { name, text, values: params } : { text, values: params });
   return result.rows as TRow[];
 }

@@ -1,0 +1,91 @@
+// EXPLAIN (ANALYZE, BUFFERS) of what a worklist request ran (BENCH_MATRIX_EXPLAIN=1): the statements
+// are caught as hotRows sends them (observeWorklistStatements) and explained again on the matrix's
+// own connection, planned as the app planned them (generic or custom), with their parameters.
+import type pg from 'pg';
+import {
+  observeWorklistStatements,
+  type TWorklistStatement,
+} from '../features/worklist/list/worklist-sql.ts';
+
+type TPlanNode = {
+  'Node Type': string;
+  'Plan Rows': number;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Shared Hit Blocks'?: number;
+  'Shared Read Blocks'?: number;
+  'Index Name'?: string;
+  'Relation Name'?: string;
+  Plans?: TPlanNode[];
+};
+
+export type TExplained = {
+  /** Execution time as EXPLAIN ANALYZE measured it (ms). */
+  executionMs: number;
+  /** Shared buffers hit + read by the whole plan. */
+  buffers: number;
+  /** The worst ratio between a node's estimated and actual rows (per loop, both at least 1). */
+  worstEstimate: number;
+  /** The node with that ratio, e.g. "Index Scan studies_organisation_created_idx 786 est / 81,299". */
+  worstNode: string;
+  /** The plan as text, for the record. */
+  text: string;
+};
+
+function nodes(node: TPlanNode): TPlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(nodes)];
+}
+
+/** Catches the statements `run` makes hotRows send. */
+export async function statementsOf(run: () => Promise<void>): Promise<TWorklistStatement[]> {
+  const caught: TWorklistStatement[] = [];
+  observeWorklistStatements((statement) => caught.push(statement));
+  try {
+    await run();
+  } finally {
+    observeWorklistStatements(null);
+  }
+  return caught;
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of one statement as the app planned it. */
+export async function explain(client: pg.Client, statement: TWorklistStatement): Promise<TExplained> {
+  const literal = (value: unknown) =>
+    value === null || value === undefined ? 'null' : client.escapeLiteral(String(value));
+  const mode = statement.plan === 'generic' ? 'force_generic_plan' : 'force_custom_plan';
+  await client.query(`set plan_cache_mode = ${mode}`);
+  await client.query(`prepare bench_explained as ${statement.text}`);
+  try {
+    const args = statement.params.map(literal).join(', ');
+    const execute = `execute bench_explained${args ? `(${args})` : ''}`;
+    const json = await client.query<{ 'QUERY PLAN': [{ Plan: TPlanNode; 'Execution Time': number }] }>(
+      `explain (analyze, buffers, format json) ${execute}`,
+    );
+    const text = await client.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${execute}`);
+    const [result] = json.rows[0]?.['QUERY PLAN'] ?? [];
+    if (!result) throw new Error('EXPLAIN returned no plan');
+    let worstEstimate = 1;
+    let worstNode = '';
+    for (const node of nodes(result.Plan)) {
+      if (!node['Actual Loops']) continue;
+      const estimated = Math.max(1, node['Plan Rows']);
+      const actual = Math.max(1, node['Actual Rows'] ?? 0);
+      const ratio = Math.max(estimated / actual, actual / estimated);
+      if (ratio > worstEstimate) {
+        worstEstimate = ratio;
+        const on = node['Index Name'] ?? node['Relation Name'] ?? '';
+        worstNode = `${node['Node Type']}${on ? ` ${on}` : ''}: ${node['Plan Rows'].toLocaleString('en')} est / ${(node['Actual Rows'] ?? 0).toLocaleString('en')}`;
+      }
+    }
+    return {
+      executionMs: result['Execution Time'],
+      buffers: (result.Plan['Shared Hit Blocks'] ?? 0) + (result.Plan['Shared Read Blocks'] ?? 0),
+      worstEstimate,
+      worstNode,
+      text: text.rows.map((row) => row['QUERY PLAN']).join('\n'),
+    };
+  } finally {
+    await client.query('deallocate bench_explained');
+    await client.query('reset plan_cache_mode');
+  }
+}
