@@ -109,6 +109,7 @@ export function matrixFilters(
       query: repeated('statuses', ['TO_READ', 'ASSIGNED', 'IN_REVIEW', 'DRAFTED']),
     },
     { name: 'Completed tab (FINAL)', query: 'statuses=FINAL' },
+    { name: 'priority URGENT + EMERGENCY', query: repeated('priority_tags', ['URGENT', 'EMERGENCY']) },
     { name: '5 facilities', query: repeated('facility_ids', caller.facilityIds) },
     { name: 'by_user_ids=radiologist', query: `by_user_ids=${radiologistId}` },
     { name: 'search "smith"', query: 'search=smith' },

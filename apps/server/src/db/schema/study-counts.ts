@@ -6,18 +6,24 @@
 import { date, index, integer, pgTable, unique, uuid } from 'drizzle-orm/pg-core';
 import { modalityGroupEnum, priorityTagEnum, studyStatusEnum } from './enums.ts';
 
+/** The key after the facility or organisation, and the count: the same in the three tables. */
+const countedColumns = () => ({
+  /** created_at's date in UTC. */
+  day: date('day', { mode: 'string' }).notNull(),
+  status: studyStatusEnum('status').notNull(),
+  modalityGroup: modalityGroupEnum('modality_group'),
+  priorityTag: priorityTagEnum('priority_tag'),
+  /** Rollups: the studies of the key; deltas: + for studies that entered it, − for those that left. */
+  studyCount: integer('study_count').notNull(),
+});
+
 /** Per facility (staff at some facilities, any facility_ids filter). */
 export const studyFacilityDayCounts = pgTable(
   'study_facility_day_counts',
   {
     organisationId: uuid('organisation_id').notNull(),
     facilityId: uuid('facility_id').notNull(),
-    /** created_at's date in UTC. */
-    day: date('day', { mode: 'string' }).notNull(),
-    status: studyStatusEnum('status').notNull(),
-    modalityGroup: modalityGroupEnum('modality_group'),
-    priorityTag: priorityTagEnum('priority_tag'),
-    studyCount: integer('study_count').notNull(),
+    ...countedColumns(),
   },
   (t) => [
     unique('study_facility_day_counts_key')
@@ -31,11 +37,7 @@ export const studyOrganisationDayCounts = pgTable(
   'study_organisation_day_counts',
   {
     organisationId: uuid('organisation_id').notNull(),
-    day: date('day', { mode: 'string' }).notNull(),
-    status: studyStatusEnum('status').notNull(),
-    modalityGroup: modalityGroupEnum('modality_group'),
-    priorityTag: priorityTagEnum('priority_tag'),
-    studyCount: integer('study_count').notNull(),
+    ...countedColumns(),
   },
   (t) => [
     unique('study_organisation_day_counts_key')
@@ -54,12 +56,7 @@ export const studyCountDeltas = pgTable(
   {
     organisationId: uuid('organisation_id').notNull(),
     facilityId: uuid('facility_id').notNull(),
-    day: date('day', { mode: 'string' }).notNull(),
-    status: studyStatusEnum('status').notNull(),
-    modalityGroup: modalityGroupEnum('modality_group'),
-    priorityTag: priorityTagEnum('priority_tag'),
-    /** The change: + for studies that entered the key, − for those that left it. */
-    studyCount: integer('study_count').notNull(),
+    ...countedColumns(),
   },
   (t) => [index('study_count_deltas_organisation_day_idx').on(t.organisationId, t.day)],
 );
