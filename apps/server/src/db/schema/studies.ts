@@ -147,6 +147,14 @@ export const studies = pgTable(
     index('studies_assigned_user_created_idx')
       .on(t.lastAssignedUserId, t.createdAt, t.id, t.facilityId, t.status, t.organisationId, t.modalityGroup)
       .where(sql`${t.lastAssignedUserId} is not null`),
+    // - priority_tags (an admin's page and edge counts by organisation; 5 % of studies are tagged)
+    index('studies_organisation_priority_created_idx')
+      .on(t.organisationId, t.priorityTag, t.createdAt, t.id, t.status, t.modalityGroup)
+      .where(sql`${t.priorityTag} is not null`),
+    // - priority_tags within facilities (staff, or a facility filter): facility_id IN + tag IN
+    index('studies_facility_priority_created_idx')
+      .on(t.facilityId, t.priorityTag, t.createdAt, t.id, t.status)
+      .where(sql`${t.priorityTag} is not null`),
     // - sort_by / date range on study_datetime
     index('studies_facility_study_datetime_idx').on(t.facilityId, t.studyDatetime),
     index('studies_organisation_study_datetime_idx').on(t.organisationId, t.studyDatetime),
