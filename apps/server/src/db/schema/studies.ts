@@ -141,11 +141,19 @@ export const studies = pgTable(
       t.organisationId,
     ),
     // - by_user_ids (a radiologist's or reporter's own list): last_assigned_user_id IN (...)
-    //   (id after created_at: a page's ids are read in order from the index alone, status, facility
-    //   and modality checked on it; modality_group so a reporter's counts with that filter stay
-    //   index-only)
+    //   (id after created_at: a page's ids are read in order from the index alone, status, facility,
+    //   modality and priority checked on it; the same columns keep an assignee's counts index-only)
     index('studies_assigned_user_created_idx')
-      .on(t.lastAssignedUserId, t.createdAt, t.id, t.facilityId, t.status, t.organisationId, t.modalityGroup)
+      .on(
+        t.lastAssignedUserId,
+        t.createdAt,
+        t.id,
+        t.facilityId,
+        t.status,
+        t.organisationId,
+        t.modalityGroup,
+        t.priorityTag,
+      )
       .where(sql`${t.lastAssignedUserId} is not null`),
     // - priority_tags (an admin's page and edge counts by organisation; 5 % of studies are tagged)
     index('studies_organisation_priority_created_idx')

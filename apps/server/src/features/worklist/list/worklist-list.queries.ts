@@ -50,26 +50,29 @@ function planModeOf(criteria: TWorklistCriteria): TPlanMode {
   return orgWide ? 'generic' : 'custom';
 }
 
+/** How far past a window's edge the count cache's edges are looked for (see windowEdgesSql). */
+const EDGE_HORIZON_MS = 60 * 60 * 1000;
+
 /**
  * The window edges the count cache needs next to a count (worklist-count-cache.ts), as two scalar
  * subqueries under the same filters: the first matching created_at at or after `from`, and the first
  * after `to` (at or after when `to` is exclusive), in epoch milliseconds floored. Each is read from
- * the created_at order of an index, stopping at the first match.
+ * the created_at order of an index, stopping at the first match, and looked for within an hour of
+ * the edge only: with none there, the hour's end is the edge (nothing matches before it, which is
+ * all the cache needs), so a filter that matches little never walks the rest of the archive.
  */
 function windowEdgesSql(database: TDatabase, criteria: TWorklistCriteria, statuses: readonly TStudyStatus[]) {
-  const epochMs = (where: SQL) =>
-    sql`(select floor(extract(epoch from min("studies"."created_at")) * 1000) from studies where ${where})::float8`;
-  const firstFrom = criteria.from
-    ? epochMs(worklistWhere(database.db, criteria, statuses, { from: true, to: false }))
+  const firstAt = (where: SQL, edge: Date, after: '>' | '>=') => {
+    const horizon = new Date(edge.getTime() + EDGE_HORIZON_MS).toISOString();
+    return sql`coalesce((select floor(extract(epoch from min("studies"."created_at")) * 1000) from studies
+      where ${where} and "studies"."created_at" ${sql.raw(after)} ${edge.toISOString()}::timestamptz
+      and "studies"."created_at" < ${horizon}::timestamptz), ${new Date(horizon).getTime()})::float8`;
+  };
+  const where = worklistWhere(database.db, criteria, statuses, { from: false, to: false });
+  const firstFrom = criteria.from ? firstAt(where, criteria.from, '>=') : sql`null::float8`;
+  const nextTo = criteria.to
+    ? firstAt(where, criteria.to.at, criteria.to.inclusive ? '>' : '>=')
     : sql`null::float8`;
-  let nextTo = sql`null::float8`;
-  if (criteria.to) {
-    const after = sql.raw(criteria.to.inclusive ? '>' : '>=');
-    const where = worklistWhere(database.db, criteria, statuses, { from: false, to: false });
-    nextTo = epochMs(
-      sql`${where} and "studies"."created_at" ${after} ${criteria.to.at.toISOString()}::timestamptz`,
-    );
-  }
   return sql`${firstFrom} as first_from, ${nextTo} as next_to`;
 }
 
@@ -85,17 +88,28 @@ export type TWorklistListResult = {
 };
 
 /**
- * One page of the worklist and the total as the response's JSON text, in one statement: the page
- * (WHERE, ORDER BY, LIMIT on studies) is joined to its facility, assignee and documents and each
- * item is built as JSON by PostgreSQL, so Node neither maps rows nor validates them again (the
- * shape is TWorklistItem's: WORKLIST_ITEM_JSON_COLUMNS in studies/study.presenter.ts, beside presentWorklistItem). The count is
- * an uncorrelated scalar subquery (run once): from the day rollup where it applies (worklist-rollup.ts),
- * else over `studies` (index-only where the indexes allow). It is left out when the
- * caller knows the total (`options.total`, from the count cache); `options.edges` adds the window
- * edges the cache keeps with a total. Ties (and nulls: first when descending, last when ascending,
- * PostgreSQL's default) are broken by id in the same direction, so pages never overlap. A page past
- * the end has no row to carry the total, so it is counted on its own. Statements without a search
- * are prepared (their shapes are few; a search's plan depends on its text).
+ * Up to this many matches, a page is read by collecting every match (id and sort key) and sorting
+ * them: the cost follows the matches. With more, by walking an index in the sort order until the
+ * page is full: the cost follows the page, as matches are then common enough to be met soon. The
+ * total, exact and read first, decides; the planner's estimate of how rare a filter is does not
+ * (a facility without a single URGENT study made it walk all 1,000,000 studies of the organisation).
+ */
+const COLLECT_AT_MOST = 2_000;
+
+/**
+ * One page of the worklist and the total as the response's JSON text. The page (WHERE, ORDER BY,
+ * LIMIT on studies) is joined to its facility, assignee and documents and each item is built as JSON
+ * by PostgreSQL, so Node neither maps rows nor validates them again (the shape is TWorklistItem's:
+ * WORKLIST_ITEM_JSON_COLUMNS in studies/study.presenter.ts, beside presentWorklistItem). Ties (and
+ * nulls: first when descending, last when ascending, PostgreSQL's default) are broken by id in the
+ * same direction, so pages never overlap.
+ *
+ * Without a search the exact total comes first (`options.total` from the count cache, else the day
+ * rollup where it applies, worklist-rollup.ts, else a count over `studies`; `options.edges` adds the
+ * window edges the cache keeps with it), then the page in the form the total calls for
+ * (COLLECT_AT_MOST); nothing is read for an empty page. These statements are prepared (their shapes
+ * are few). With a search, one statement collects the matches and reads the total and the page from
+ * them (a search's plan depends on its text; it is not prepared).
  */
 export async function listWorklistJson(
   database: TDatabase,
@@ -104,65 +118,94 @@ export async function listWorklistJson(
   options: { total?: number | undefined; edges?: boolean } = {},
 ): Promise<TWorklistListResult> {
   const where = worklistWhere(database.db, criteria, criteria.statuses);
-  const run = { prepare: criteria.searchText === null, plan: planModeOf(criteria) };
+  const searching = criteria.searchText !== null;
+  const run = { prepare: !searching, plan: planModeOf(criteria) };
   const direction = query.sort_order === 'asc' ? 'asc' : 'desc';
   const column = SORT_COLUMNS[query.sort_by];
-  const order = sql.raw(`order by s.${column} ${direction}, s.id ${direction}`);
   const limits = sql`limit ${query.limit} offset ${query.offset}`;
-  // With a search, the trigram index finds the matches but cannot give them in order, and PostgreSQL
-  // estimates them as many (it then walks created_at backwards filtering on search_text: 70–90 ms for
-  // a rare full name). The matches (id and sort key only) are collected once and both the total and
-  // the page are read from them: never much more than the count, which runs anyway.
-  const [matches, totalSql, pageSql] =
-    criteria.searchText === null
-      ? [
-          sql``,
-          rollupTotalSql(database.db, criteria, criteria.statuses) ??
-            sql`(select count(*) from studies where ${where})`,
-          // The page's ids first, then their rows: where an index holds every filtered column the ids
-          // are read from it alone (index-only, filters checked on the index), and only the page's
-          // rows are fetched from the table, by primary key. An array, not a join: a generic plan
-          // does not know the limit and would plan a join for a tenth of the table.
-          sql`select * from studies where studies.id = any(array(select "studies"."id" from studies where ${where} ${sql.raw(`order by studies.${column} ${direction}, studies.id ${direction}`)} ${limits}))`,
-        ]
-      : [
-          sql`with matches as materialized (select "studies"."id", ${sql.raw(`"studies"."${column}"`)} as sort_key from studies where ${where}) `,
-          sql`(select count(*) from matches)`,
-          sql`select studies.* from (select id, sort_key from matches ${sql.raw(`order by sort_key ${direction}, id ${direction}`)} ${limits}) p join studies on studies.id = p.id`,
-        ];
-  const known = options.total;
-  const extra =
-    known !== undefined
-      ? sql``
-      : sql`, ${totalSql}::int as total${options.edges ? sql`, ${windowEdgesSql(database, criteria, criteria.statuses)}` : sql``}`;
-  const rows = await hotRows<{ item: string; total?: number } & Partial<TEdgeColumns>>(
-    database,
+  // The matches (id and sort key only), collected once; the page is sorted from them.
+  const matches = sql`with matches as materialized (select "studies"."id", ${sql.raw(`"studies"."${column}"`)} as sort_key from studies where ${where}) `;
+  const collectedPage = sql`select studies.* from (select id, sort_key from matches ${sql.raw(`order by sort_key ${direction}, id ${direction}`)} ${limits}) p join studies on studies.id = p.id`;
+  const itemsSql = (pageSql: SQL, extra: SQL) =>
     // The items in order: the subquery keeps its ORDER BY (a sorted subquery is not flattened, and
     // the outer query neither joins nor sorts).
-    sql`${matches}select row_to_json(i)::text as item${extra}
+    sql`select row_to_json(i)::text as item${extra}
       from (select ${WORKLIST_ITEM_JSON_COLUMNS}
         from (${pageSql}) s
         join facilities f on f.id = s.facility_id
         left join users u on u.id = s.last_assigned_user_id
         left join lateral (${PATIENT_DOCUMENTS_JSON}) d on true
-        ${order}) i`,
-    run,
-  );
-  const first = rows[0];
-  let total = known ?? first?.total;
-  if (total === undefined) {
+        ${sql.raw(`order by s.${column} ${direction}, s.id ${direction}`)}) i`;
+  const respond = (items: readonly string[], total: number, edges: TWindowEdges | null) => {
+    const page = JSON.stringify(paginate(total, query.limit, query.offset));
+    return { body: `{"items":[${items.join(',')}],${page.slice(1)}`, total, edges };
+  };
+
+  if (searching) {
+    // The trigram index finds the matches but cannot give them in order, and PostgreSQL estimates
+    // them as many (it then walked created_at backwards filtering on search_text: 70–90 ms for a rare
+    // full name). A page past the end has no row to carry the total: it is counted on its own.
+    const rows = await hotRows<{ item: string; total: number }>(
+      database,
+      sql`${matches}${itemsSql(collectedPage, sql`, (select count(*) from matches)::int as total`)}`,
+      run,
+    );
     const [counted] =
-      query.offset > 0
-        ? await hotRows<{ total: number }>(database, sql`${matches}select ${totalSql}::int as total`, run)
-        : [];
-    total = counted?.total ?? 0;
+      rows.length === 0 && query.offset > 0
+        ? await hotRows<{ total: number }>(
+            database,
+            sql`${matches}select (select count(*) from matches)::int as total`,
+            run,
+          )
+        : rows;
+    return respond(
+      rows.map((row) => row.item),
+      counted?.total ?? 0,
+      null,
+    );
   }
-  const edges =
-    known === undefined && options.edges && first
-      ? edgesOf({ first_from: first.first_from ?? null, next_to: first.next_to ?? null })
-      : null;
-  const page = JSON.stringify(paginate(total, query.limit, query.offset));
-  return { body: `{"items":[${rows.map((row) => row.item).join(',')}],${page.slice(1)}`, total, edges };
+
+  let total = options.total;
+  let edges: TWindowEdges | null = null;
+  if (total === undefined) {
+    const totalSql =
+      rollupTotalSql(database.db, criteria, criteria.statuses) ??
+      sql`(select count(*) from studies where ${where})`;
+    const [counted] = await hotRows<{ total: number } & Partial<TEdgeColumns>>(
+      database,
+      sql`select ${totalSql}::int as total${options.edges ? sql`, ${windowEdgesSql(database, criteria, criteria.statuses)}` : sql``}`,
+      run,
+    );
+    total = counted?.total ?? 0;
+    if (options.edges && counted) {
+      edges = edgesOf({ first_from: counted.first_from ?? null, next_to: counted.next_to ?? null });
+    }
+  }
+  if (total === 0 || query.offset >= total) return respond([], total, edges);
+  const rows =
+    total <= COLLECT_AT_MOST
+      ? // Planned for its parameters: how the matches are best found depends on the filters' values.
+        await hotRows<{ item: string }>(database, sql`${matches}${itemsSql(collectedPage, sql``)}`, {
+          prepare: true,
+          plan: 'custom',
+        })
+      : // The page's ids first, then their rows: where an index holds every filtered column the ids
+        // are read from it alone (index-only, filters checked on the index), and only the page's rows
+        // are fetched, by primary key. An array, not a join: a generic plan does not know the limit
+        // and would plan a join for a tenth of the table.
+        await hotRows<{ item: string }>(
+          database,
+          itemsSql(
+            sql`select * from studies where studies.id = any(array(select "studies"."id" from studies where ${where} ${sql.raw(`order by studies.${column} ${direction}, studies.id ${direction}`)} ${limits}))`,
+            sql``,
+          ),
+          run,
+        );
+  return respond(
+    rows.map((row) => row.item),
+    total,
+    edges,
+  );
 }
 
 /**

@@ -1,0 +1,3 @@
+-- An assignee's page or counts filtered by priority tag are read from the index alone too.
+DROP INDEX "studies_assigned_user_created_idx";--> statement-breakpoint
+CREATE INDEX "studies_assigned_user_created_idx" ON "studies" USING btree ("last_assigned_user_id","created_at","id","facility_id","status","organisation_id","modality_group","priority_tag") WHERE "studies"."last_assigned_user_id" is not null;

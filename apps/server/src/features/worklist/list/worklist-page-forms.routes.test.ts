@@ -1,0 +1,132 @@
+// A worklist page is read in one of two forms, chosen by the exact total (worklist-list.queries.ts,
+// COLLECT_AT_MOST): every match collected and sorted (few matches), or an index walked in the sort
+// order until the page is full (many). Both must give exactly the page ORDER BY … LIMIT … OFFSET
+// gives, ties broken by id, and nothing past the end.
+import type { TWorklistListResponse } from '@ris/domain';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../../db/rows.ts';
+import { tokenFor } from '../../../test/auth-helpers.ts';
+import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import { worklistCountCacheOf } from './worklist-list.routes.ts';
+
+/** More than COLLECT_AT_MOST (2,000), so an unfiltered list walks and a filtered one collects. */
+const STUDIES = 2_300;
+const NOW = new Date('2024-05-10T12:00:00Z');
+let server: TTestServer;
+let organisationId = '';
+let facilityIds: string[] = [];
+const tokens = { admin: '', radiologist: '' };
+
+beforeAll(async () => {
+  server = await startTestServer({ clock: () => NOW });
+  const cache = worklistCountCacheOf(server.app.deps);
+  if (cache) cache.enabled = false;
+  const db = server.db;
+  organisationId = (await buildOrganisation(db)).id;
+  const facilities = await Promise.all([1, 2].map(() => buildFacility(db, { organisationId })));
+  facilityIds = facilities.map((facility) => facility.id);
+  tokens.admin = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId }));
+  tokens.radiologist = await tokenFor(
+    server,
+    await buildUser(db, { role: 'RADIOLOGIST', facilities: facilities.slice(0, 1) }),
+  );
+  const patients = await Promise.all(facilities.map((facility) => buildPatient(db, { facility })));
+  // Every third study shares its created_at with the one before (ties), names repeat (ties on the
+  // name sort), 3 % are URGENT, statuses and modality groups rotate.
+  await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number, patient_name,
+      status, modality_group, priority_tag, created_at)
+    select ${organisationId}::uuid, (array[${facilityIds[0]}::uuid, ${facilityIds[1]}::uuid])[1 + g % 2],
+      (array[${patients[0]?.id}::uuid, ${patients[1]?.id}::uuid])[1 + g % 2], 'PF' || g,
+      'Patient ' || (g % 37), (array['TO_READ','ASSIGNED','FINAL','ORDERED']::study_status[])[1 + g % 4],
+      (array['CT','MRI','XRAY']::modality_group[])[1 + g % 3],
+      case when g % 33 = 0 then 'URGENT'::priority_tag end,
+      ${NOW.toISOString()}::timestamptz - ((g - g % 3) * interval '7 minutes')
+    from generate_series(1, ${STUDIES}) g`);
+});
+
+afterAll(async () => server.close());
+
+type TCase = { who: keyof typeof tokens; query: string; where: ReturnType<typeof sql>; order: string };
+
+/** The ids ORDER BY … LIMIT 25 OFFSET gives straight from `studies`. */
+async function expectedIds(test: TCase, offset: number): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    server.db,
+    sql`select id from studies where organisation_id = ${organisationId}::uuid and status <> 'DELETED' and ${test.where}
+      order by ${sql.raw(test.order)} limit 25 offset ${offset}`,
+  );
+  return rows.map((row) => row.id);
+}
+
+async function listed(test: TCase, offset: number): Promise<TWorklistListResponse> {
+  const response = await server.request(
+    'GET',
+    `/api/v1/worklist?date_range_type=CUSTOM&limit=25&offset=${offset}&${test.query}`,
+    { token: tokens[test.who] },
+  );
+  expect(response.status, response.text).toBe(200);
+  return response.json as TWorklistListResponse;
+}
+
+describe('worklist page forms', () => {
+  const cases = (): TCase[] => [
+    // 2,300 matches: walked.
+    { who: 'admin', query: '', where: sql`true`, order: 'created_at desc, id desc' },
+    {
+      who: 'admin',
+      query: 'sort_by=patient_name&sort_order=asc',
+      where: sql`true`,
+      order: 'patient_name asc, id asc',
+    },
+    // 1,150 (one facility), ~575 (a status), 69 (URGENT), 0: collected, or nothing to read.
+    {
+      who: 'radiologist',
+      query: '',
+      where: sql`facility_id = ${facilityIds[0]}::uuid`,
+      order: 'created_at desc, id desc',
+    },
+    {
+      who: 'admin',
+      query: 'statuses=FINAL',
+      where: sql`status = 'FINAL'`,
+      order: 'created_at desc, id desc',
+    },
+    {
+      who: 'admin',
+      query: 'priority_tags=URGENT&sort_by=patient_name&sort_order=desc',
+      where: sql`priority_tag = 'URGENT'`,
+      order: 'patient_name desc, id desc',
+    },
+    {
+      who: 'radiologist',
+      query: 'priority_tags=EMERGENCY',
+      where: sql`priority_tag = 'EMERGENCY'`,
+      order: 'created_at desc, id desc',
+    },
+  ];
+
+  it('gives the pages ORDER BY … LIMIT … OFFSET gives, in both forms, up to and past the end', async () => {
+    for (const test of cases()) {
+      const [{ count } = { count: 0 }] = await queryRows<{ count: number }>(
+        server.db,
+        sql`select count(*)::int as count from studies where organisation_id = ${organisationId}::uuid and ${test.where}`,
+      );
+      const lastPage = Math.max(0, Math.floor((count - 1) / 25) * 25);
+      for (const offset of [...new Set([0, 25, 50, lastPage, count, count + 25])]) {
+        const page = await listed(test, offset);
+        expect({ query: test.query, offset, total: page.total }).toEqual({
+          query: test.query,
+          offset,
+          total: count,
+        });
+        expect({ query: test.query, offset, ids: page.items.map((item) => item.id) }).toEqual({
+          query: test.query,
+          offset,
+          ids: await expectedIds(test, offset),
+        });
+      }
+    }
+  });
+});
