@@ -55,3 +55,4 @@ export * from './pacs/sync.schemas.ts';
 export * from './pacs/archive.schemas.ts';
 export * from './dicom/dicom.schemas.ts';
 export * from './pacs/sync.ts';
+export * from './report-finder/report-finder.schemas.ts';
