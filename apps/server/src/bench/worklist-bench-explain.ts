@@ -24,7 +24,10 @@ export type TExplained = {
   executionMs: number;
   /** Shared buffers hit + read by the whole plan. */
   buffers: number;
-  /** The worst ratio between a node's estimated and actual rows (per loop, both at least 1). */
+  /**
+   * The worst ratio between a node's estimated and actual rows (per loop, both at least 1); under a
+   * Limit only underestimates count (the limit stops a scan before its estimated rows).
+   */
   worstEstimate: number;
   /** The node with that ratio, e.g. "Index Scan studies_organisation_created_idx 786 est / 81,299". */
   worstNode: string;
@@ -32,8 +35,13 @@ export type TExplained = {
   text: string;
 };
 
-function nodes(node: TPlanNode): TPlanNode[] {
-  return [node, ...(node.Plans ?? []).flatMap(nodes)];
+/**
+ * Every node with whether a Limit above it may have stopped it early: such a node's actual rows
+ * below its estimate is the limit at work, not a misestimate.
+ */
+function nodes(node: TPlanNode, underLimit = false): { node: TPlanNode; underLimit: boolean }[] {
+  const below = underLimit || node['Node Type'] === 'Limit';
+  return [{ node, underLimit }, ...(node.Plans ?? []).flatMap((child) => nodes(child, below))];
 }
 
 /** Catches the statements `run` makes hotRows send. */
@@ -66,11 +74,11 @@ export async function explain(client: pg.Client, statement: TWorklistStatement):
     if (!result) throw new Error('EXPLAIN returned no plan');
     let worstEstimate = 1;
     let worstNode = '';
-    for (const node of nodes(result.Plan)) {
+    for (const { node, underLimit } of nodes(result.Plan)) {
       if (!node['Actual Loops']) continue;
       const estimated = Math.max(1, node['Plan Rows']);
       const actual = Math.max(1, node['Actual Rows'] ?? 0);
-      const ratio = Math.max(estimated / actual, actual / estimated);
+      const ratio = underLimit ? actual / estimated : Math.max(estimated / actual, actual / estimated);
       if (ratio > worstEstimate) {
         worstEstimate = ratio;
         const on = node['Index Name'] ?? node['Relation Name'] ?? '';

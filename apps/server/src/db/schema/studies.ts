@@ -122,13 +122,15 @@ export const studies = pgTable(
     // - default list and date range on created_at: facility_id IN + created_at range + order/limit
     index('studies_facility_created_idx').on(t.facilityId, t.createdAt, t.id),
     // - the same scoped by organisation only (admin without a facility filter), and its counts (the
-    //   partial days at a range's edges, beside the rollup: modality_group filtered on the index)
+    //   partial days at a range's edges, beside the rollup): status, modality group and priority are
+    //   checked on the index, so a filtered page's ids are read from it alone
     index('studies_organisation_created_idx').on(
       t.organisationId,
       t.createdAt,
       t.id,
       t.status,
       t.modalityGroup,
+      t.priorityTag,
     ),
     // - statuses IN (...) (status tabs) and the per-status counts
     index('studies_facility_status_created_idx').on(t.facilityId, t.status, t.createdAt, t.organisationId),

@@ -37,7 +37,9 @@ const SORT_COLUMNS = {
  * organisation_id apply (a page walks studies_organisation_created_idx in order; a count reads its
  * range). With a facility list or an assignee the best index depends on how many studies the
  * facilities and dates hold: the generic plan of a radiologist's page (5 facilities) collected and
- * sorted every match of the range (18 ms for a week) where the planned one reads 0.6 ms.
+ * sorted every match of the range (18 ms for a week) where the planned one reads 0.6 ms. A priority
+ * filter is planned for its tags too: few studies carry one, and over all dates only the partial
+ * priority index finds them without reading the organisation's every entry.
  */
 function planModeOf(criteria: TWorklistCriteria): TPlanMode {
   const { scope } = criteria;
@@ -46,6 +48,7 @@ function planModeOf(criteria: TWorklistCriteria): TPlanMode {
     scope.principal.role === 'ADMIN' &&
     criteria.facilityIds.length === 0 &&
     criteria.byUserIds.length === 0 &&
+    criteria.priorityTags.length === 0 &&
     criteria.searchText === null;
   return orgWide ? 'generic' : 'custom';
 }
@@ -104,12 +107,12 @@ const COLLECT_AT_MOST = 2_000;
  * nulls: first when descending, last when ascending, PostgreSQL's default) are broken by id in the
  * same direction, so pages never overlap.
  *
- * Without a search the exact total comes first (`options.total` from the count cache, else the day
- * rollup where it applies, worklist-rollup.ts, else a count over `studies`; `options.edges` adds the
- * window edges the cache keeps with it), then the page in the form the total calls for
- * (COLLECT_AT_MOST); nothing is read for an empty page. These statements are prepared (their shapes
- * are few). With a search, one statement collects the matches and reads the total and the page from
- * them (a search's plan depends on its text; it is not prepared).
+ * Without a search, one prepared statement (the shapes are few) reads the exact total
+ * (`options.total` from the count cache, else the day rollup where it applies, worklist-rollup.ts,
+ * else a count over `studies`; `options.edges` adds the window edges the cache keeps with it) and the
+ * page in the form that total calls for (COLLECT_AT_MOST); nothing is read for an empty page. With a
+ * search, one statement collects the matches and reads the total and the page from them (a search's
+ * plan depends on its text; it is not prepared).
  */
 export async function listWorklistJson(
   database: TDatabase,
@@ -165,44 +168,46 @@ export async function listWorklistJson(
     );
   }
 
-  let total = options.total;
-  let edges: TWindowEdges | null = null;
-  if (total === undefined) {
-    const totalSql =
-      rollupTotalSql(database.db, criteria, criteria.statuses) ??
-      sql`(select count(*) from studies where ${where})`;
-    const [counted] = await hotRows<{ total: number } & Partial<TEdgeColumns>>(
-      database,
-      sql`select ${totalSql}::int as total${options.edges ? sql`, ${windowEdgesSql(database, criteria, criteria.statuses)}` : sql``}`,
-      run,
-    );
-    total = counted?.total ?? 0;
-    if (options.edges && counted) {
-      edges = edgesOf({ first_from: counted.first_from ?? null, next_to: counted.next_to ?? null });
-    }
-  }
-  if (total === 0 || query.offset >= total) return respond([], total, edges);
-  const rows =
-    total <= COLLECT_AT_MOST
-      ? // Planned for its parameters: how the matches are best found depends on the filters' values.
-        await hotRows<{ item: string }>(database, sql`${matches}${itemsSql(collectedPage, sql``)}`, {
-          prepare: true,
-          plan: 'custom',
-        })
-      : // The page's ids first, then their rows: where an index holds every filtered column the ids
-        // are read from it alone (index-only, filters checked on the index), and only the page's rows
-        // are fetched, by primary key. An array, not a join: a generic plan does not know the limit
-        // and would plan a join for a tenth of the table.
-        await hotRows<{ item: string }>(
-          database,
-          itemsSql(
-            sql`select * from studies where studies.id = any(array(select "studies"."id" from studies where ${where} ${sql.raw(`order by studies.${column} ${direction}, studies.id ${direction}`)} ${limits}))`,
-            sql``,
-          ),
-          run,
-        );
+  // One statement: the exact total (given, from the rollup, or counted) and the page in the form
+  // that total calls for. PostgreSQL evaluates only the CASE branch taken, so an empty page reads
+  // nothing and a small one never walks an index in the hope of meeting its rare matches.
+  const known = options.total;
+  const totalSql =
+    known !== undefined
+      ? sql`${known}`
+      : (rollupTotalSql(database.db, criteria, criteria.statuses) ??
+        sql`(select count(*) from studies where ${where})`);
+  const edgesSql =
+    known === undefined && options.edges
+      ? windowEdgesSql(database, criteria, criteria.statuses)
+      : sql`null::float8 as first_from, null::float8 as next_to`;
+  const sortKey = sql.raw(`"studies"."${column}"`);
+  const order = sql.raw(`order by studies.${column} ${direction}, studies.id ${direction}`);
+  const ids = sql`case
+      when t.total = 0 or ${query.offset} >= t.total then '{}'::uuid[]
+      when t.total <= ${sql.raw(String(COLLECT_AT_MOST))} then array(
+        with m as materialized (select "studies"."id", ${sortKey} as sort_key from studies where ${where})
+        select id from m ${sql.raw(`order by sort_key ${direction}, id ${direction}`)} ${limits})
+      else array(select "studies"."id" from studies where ${where} ${order} ${limits})
+    end`;
+  // The page's ids first, then their rows by primary key: where an index holds every filtered column,
+  // the walk reads the ids from it alone (filters checked on the index). An array, not a join: a
+  // generic plan does not know the limit and would plan a join for a tenth of the table.
+  const rows = await hotRows<{ item: string | null; total: number } & TEdgeColumns>(
+    database,
+    sql`select i.item, t.total, t.first_from, t.next_to
+      from (select ${totalSql}::int as total, ${edgesSql}) t
+      left join lateral (${itemsSql(sql`select * from studies where studies.id = any(${ids})`, sql``)}) i on true`,
+    run,
+  );
+  const [first] = rows;
+  const total = first?.total ?? 0;
+  const edges =
+    known === undefined && options.edges && first
+      ? edgesOf({ first_from: first.first_from, next_to: first.next_to })
+      : null;
   return respond(
-    rows.map((row) => row.item),
+    rows.flatMap((row) => (row.item === null ? [] : [row.item])),
     total,
     edges,
   );
