@@ -104,6 +104,7 @@ export function matrixFilters(
   return [
     { name: '—', query: '' },
     { name: 'modalities=CT', query: 'modalities=CT' },
+    { name: 'modalities=CT+MRI', query: repeated('modalities', ['CT', 'MRI']) },
     {
       name: 'In Progress tab (4 statuses)',
       query: repeated('statuses', ['TO_READ', 'ASSIGNED', 'IN_REVIEW', 'DRAFTED']),

@@ -44,7 +44,10 @@ export async function openDatabase(options: TDatabaseOptions): Promise<TDatabase
       // Named prepared statements (the worklist's hot reads) skip parsing, but are planned for their
       // parameters on every run: a generic plan cannot know a date range or a facility list, and
       // PostgreSQL's default may switch to one that is 30x slower (see BENCHMARKS.md, worklist).
-      options: '-c plan_cache_mode=force_custom_plan',
+      // No JIT: it pays off for long analytical queries, never for these short ones, and it
+      // triggers on the planner's cost alone: a worklist page whose statement holds a branch it
+      // never runs (worklist-list.queries.ts) spent 25 ms compiling for a 1 ms read.
+      options: '-c plan_cache_mode=force_custom_plan -c jit=off',
     });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);

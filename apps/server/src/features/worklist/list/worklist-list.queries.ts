@@ -195,9 +195,10 @@ export async function listWorklistJson(
   // generic plan does not know the limit and would plan a join for a tenth of the table.
   const rows = await hotRows<{ item: string | null; total: number } & TEdgeColumns>(
     database,
-    sql`select i.item, t.total, t.first_from, t.next_to
-      from (select ${totalSql}::int as total, ${edgesSql}) t
-      left join lateral (${itemsSql(sql`select * from studies where studies.id = any(${ids})`, sql``)}) i on true`,
+    // t is materialized: inlined, each mention of t.total would count again.
+    sql`with t as materialized (select ${totalSql}::int as total, ${edgesSql})
+      select i.item, t.total, t.first_from, t.next_to
+      from t left join lateral (${itemsSql(sql`select * from studies where studies.id = any(${ids})`, sql``)}) i on true`,
     run,
   );
   const [first] = rows;

@@ -49,7 +49,7 @@ async function genericPoolOf(pool: pg.Pool): Promise<pg.Pool> {
       ...pool.options,
       max: Math.max(2, Math.ceil((pool.options.max ?? 10) / 2)),
       application_name: 'ris-worklist',
-      options: '-c plan_cache_mode=force_generic_plan',
+      options: '-c plan_cache_mode=force_generic_plan -c jit=off',
     });
     generic.on('error', () => undefined);
     genericPools.set(pool, generic);
