@@ -116,6 +116,7 @@ export const studies = pgTable(
     // organisation, and sorted by created_at desc, id desc unless sort_by says otherwise.
     // Indexes are ascending on purpose: a btree read backwards serves ORDER BY x DESC (= DESC NULLS
     // FIRST), while Drizzle's .desc() emits DESC NULLS LAST, which a plain DESC sort cannot use.
+    // Trailing id: a small page collects its matches' ids and sort keys from an index alone.
     // Trailing columns (status, organisation_id, …) are there so the counts (GET /worklist total and
     // /worklist/status/count) are index-only scans: every worklist query has organisation_id = $org
     // and status IN (...) besides its filters, and a count that visits the heap costs ~2 µs a row.
@@ -133,7 +134,13 @@ export const studies = pgTable(
       t.priorityTag,
     ),
     // - statuses IN (...) (status tabs) and the per-status counts
-    index('studies_facility_status_created_idx').on(t.facilityId, t.status, t.createdAt, t.organisationId),
+    index('studies_facility_status_created_idx').on(
+      t.facilityId,
+      t.status,
+      t.createdAt,
+      t.organisationId,
+      t.id,
+    ),
     // - modalities filter (groups, stored in modality_group)
     index('studies_facility_modality_created_idx').on(
       t.facilityId,
@@ -141,6 +148,7 @@ export const studies = pgTable(
       t.createdAt,
       t.status,
       t.organisationId,
+      t.id,
     ),
     // - by_user_ids (a radiologist's or reporter's own list): last_assigned_user_id IN (...)
     //   (id after created_at: a page's ids are read in order from the index alone, status, facility,
