@@ -159,6 +159,7 @@ describe('settings store: preferences', () => {
         'activeTabId',
         'filtersStartedFor',
         'pageSizes',
+        'reportFinderFilters',
         'tableSettingsByUser',
         'tabs',
         'theme',
@@ -197,5 +198,32 @@ describe('settings store: preferences', () => {
     store.getState().resetWorklistColumns('u1');
     const columns = tableSettingsOf(store.getState(), 'u1').worklistColumns;
     expect(columns.filter((column) => !column.visible).map((column) => column.id)).toEqual(['modality']);
+  });
+
+  it('keeps the report finder filters for the session, drops stored values it does not know, and resets them', () => {
+    const storage = createMemoryStorage();
+    const store = createSettingsStore(storage);
+    store.getState().setReportFinderFilters({ q: '"pleural effusion"', report_statuses: ['COMPLETED'] });
+    store.getState().setReportFinderFilters({ sort_by: 'date' });
+    const reloaded = createSettingsStore(storage).getState().reportFinderFilters;
+    expect(reloaded).toMatchObject({
+      q: '"pleural effusion"',
+      report_statuses: ['COMPLETED'],
+      sort_by: 'date',
+    });
+
+    const raw = JSON.parse(storage.getItem('ris-settings') ?? '{}') as { state: Record<string, unknown> };
+    raw.state.reportFinderFilters = { q: 7, report_statuses: ['COMPLETED', 'NOPE'], sort_by: 'nope' };
+    storage.setItem('ris-settings', JSON.stringify(raw));
+    const repaired = createSettingsStore(storage).getState().reportFinderFilters;
+    expect(repaired).toMatchObject({ q: '', report_statuses: ['COMPLETED'], sort_by: 'relevance' });
+    expect(repaired.date_range_type).toBe('CUSTOM');
+
+    store.getState().resetReportFinderFilters();
+    expect(store.getState().reportFinderFilters).toMatchObject({
+      q: '',
+      report_statuses: [],
+      sort_by: 'relevance',
+    });
   });
 });

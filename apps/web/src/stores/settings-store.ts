@@ -26,6 +26,11 @@ import {
   type TViewer,
   type TWorklistColumn,
 } from '@ris/domain';
+import {
+  defaultReportFinderFilters,
+  repairReportFinderFilters,
+  type TReportFinderFilters,
+} from './report-finder-filters.ts';
 import { STORAGE_KEYS, sessionOrMemoryStorage } from './session-storage.ts';
 import * as tabOps from './tabs.ts';
 import {
@@ -72,6 +77,7 @@ export interface SettingsData extends tabOps.TTabsState {
   worklistFilters: TWorklistFilters;
   /** The worklist's filter tab (ALL, ORDERED, ON_PROGRESS, COMPLETED). */
   worklistGroup: TStatusGroup;
+  reportFinderFilters: TReportFinderFilters;
   /** Table settings per user id: two people sharing a browser tab keep their own columns. */
   tableSettingsByUser: Record<string, TTableSettings>;
   theme: TTheme;
@@ -97,6 +103,8 @@ export interface SettingsActions {
   setWorklistFilters: (patch: Partial<TWorklistFilters>) => void;
   resetWorklistFilters: () => void;
   setWorklistGroup: (group: TStatusGroup) => void;
+  setReportFinderFilters: (patch: Partial<TReportFinderFilters>) => void;
+  resetReportFinderFilters: () => void;
   setWorklistColumnVisible: (userId: string, id: TWorklistColumn, visible: boolean) => void;
   moveWorklistColumn: (userId: string, id: TWorklistColumn, toIndex: number) => void;
   /** Moves a column to where another one is (drag and drop onto `overId`). */
@@ -179,6 +187,7 @@ export function defaultSettings(): SettingsData & PreferenceOnlyData {
   return {
     worklistFilters: defaultWorklistFilters(),
     worklistGroup: 'ALL',
+    reportFinderFilters: defaultReportFinderFilters(),
     tableSettingsByUser: {},
     theme: DEFAULT_THEME,
     pageSizes: { ...SESSION_PAGE_SIZES },
@@ -231,6 +240,7 @@ function mergeStored(stored: unknown, current: SettingsState): SettingsState {
     ...data,
     worklistFilters: { ...current.worklistFilters, ...data.worklistFilters },
     worklistGroup: isStatusGroup(data.worklistGroup) ? data.worklistGroup : current.worklistGroup,
+    reportFinderFilters: repairReportFinderFilters(data.reportFinderFilters),
     tableSettingsByUser: byUser,
     theme: isTheme(data.theme) ? data.theme : current.theme,
     pageSizes: { ...current.pageSizes, ...data.pageSizes },
@@ -264,6 +274,9 @@ export function createSettingsStore(storage: StateStorage = sessionOrMemoryStora
           resetWorklistFilters: () =>
             set((state) => worklistFiltersFromDefaults(state.defaultDateRange, state.defaultWorklistFilters)),
           setWorklistGroup: (worklistGroup) => set({ worklistGroup }),
+          setReportFinderFilters: (patch) =>
+            set((state) => ({ reportFinderFilters: { ...state.reportFinderFilters, ...patch } })),
+          resetReportFinderFilters: () => set({ reportFinderFilters: defaultReportFinderFilters() }),
           setWorklistColumnVisible: (userId, id, visible) =>
             setTable(userId, (table) => ({
               worklistColumns: setColumnVisible(table.worklistColumns, id, visible),
@@ -307,6 +320,7 @@ export function createSettingsStore(storage: StateStorage = sessionOrMemoryStora
         partialize: ({
           worklistFilters,
           worklistGroup,
+          reportFinderFilters,
           tableSettingsByUser,
           theme,
           pageSizes,
@@ -316,6 +330,7 @@ export function createSettingsStore(storage: StateStorage = sessionOrMemoryStora
         }): SettingsData => ({
           worklistFilters,
           worklistGroup,
+          reportFinderFilters,
           tableSettingsByUser,
           theme,
           pageSizes,
