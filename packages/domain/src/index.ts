@@ -56,3 +56,5 @@ export * from './pacs/archive.schemas.ts';
 export * from './dicom/dicom.schemas.ts';
 export * from './pacs/sync.ts';
 export * from './report-finder/report-finder.schemas.ts';
+export * from './home/turnaround.ts';
+export * from './home/home.schemas.ts';
