@@ -26,6 +26,11 @@ export const organisations = pgTable(
     reportStyle: jsonb('report_style').$type<TReportStyle>(),
     /** IANA time zone a facility without its own uses for dates in documents (e.g. 'Asia/Kolkata'). */
     timeZone: text('time_zone').notNull().default('UTC'),
+    /**
+     * Turnaround targets (minutes from arrival to FINAL per priority tag, @ris/domain
+     * ZTurnaroundTargets), stored complete; null: the defaults (DEFAULT_TURNAROUND_TARGETS).
+     */
+    turnaroundTargets: jsonb('turnaround_targets').$type<Record<string, unknown>>(),
     status: recordStatusEnum('status').notNull().default('ACTIVE'),
     ...timestamps(),
   },

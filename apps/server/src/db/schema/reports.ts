@@ -53,6 +53,13 @@ export const reports = pgTable(
     index('reports_search_vector_idx').using('gin', t.searchVector),
     index('reports_organisation_updated_idx').on(t.organisationId, t.updatedAt),
     index('reports_organisation_status_updated_idx').on(t.organisationId, t.status, t.updatedAt),
+    // Home turnaround (features/home): finals of an organisation, or of one radiologist, in a period.
+    index('reports_organisation_finalized_idx')
+      .on(t.organisationId, t.finalizedAt, t.studyId)
+      .where(sql`${t.finalizedAt} is not null`),
+    index('reports_finalized_by_idx')
+      .on(t.finalizedBy, t.finalizedAt, t.studyId)
+      .where(sql`${t.finalizedAt} is not null`),
   ],
 );
 

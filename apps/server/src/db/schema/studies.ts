@@ -90,6 +90,11 @@ export const studies = pgTable(
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'restrict' }),
     deletedAt: timestamptz('deleted_at'),
     deletedBy: uuid('deleted_by').references(() => users.id, { onDelete: 'restrict' }),
+    /**
+     * When the turnaround-breach job notified that the study passed its target (features/home):
+     * set in the transaction that creates the notifications, so each study notifies once.
+     */
+    turnaroundBreachNotifiedAt: timestamptz('turnaround_breach_notified_at'),
     ...timestamps(),
     /**
      * Lower-cased, unaccented patient name, patient id, accession and study description for the
@@ -189,6 +194,23 @@ export const studies = pgTable(
     index('studies_search_week_idx')
       .using('gin', sql`ris_search_week_keys(${t.searchText}, ${t.createdAt})`)
       .with({ fastupdate: 'off' }),
+    // Home (features/home): the open studies (not FINAL or DELETED, a small share of all) for the
+    // waiting counts, unassigned by priority, workload and breaches, read from the index alone.
+    index('studies_open_organisation_created_idx')
+      .on(
+        t.organisationId,
+        t.createdAt,
+        t.id,
+        t.facilityId,
+        t.status,
+        t.priorityTag,
+        t.lastAssignedUserId,
+      )
+      .where(sql`${t.status} not in ('FINAL', 'DELETED')`),
+    // - the breach job's candidates: open studies not notified yet (they leave once notified)
+    index('studies_turnaround_unnotified_idx')
+      .on(t.organisationId, t.createdAt)
+      .where(sql`${t.turnaroundBreachNotifiedAt} is null and ${t.status} not in ('FINAL', 'DELETED')`),
     // Foreign keys looked up or cascaded from the other side.
     index('studies_patient_idx').on(t.patientId),
     index('studies_referring_physician_idx')
