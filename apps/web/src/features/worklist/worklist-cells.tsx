@@ -5,6 +5,8 @@ import {
   type TPriorityTag,
   type TWorklistItem,
 } from '@ris/domain';
+import { Clock } from 'lucide-react';
+import { formatDuration } from '../../components/format-duration.ts';
 import { cn } from '../../components/ui/cn.ts';
 import { formatShortDateTime } from '../../components/format-date-time.ts';
 
@@ -50,4 +52,19 @@ export function DateTimeCell({ item, now }: { item: TWorklistItem; now: Date }) 
 
 export function Muted({ children }: { children: string | null | undefined }) {
   return children ? <>{children}</> : <span className="text-fg-subtle">—</span>;
+}
+
+/** The words of the clock badge: which target the item is past ("Past the 4 h turnaround target"). */
+export function overdueLabel(targetMinutes: number): string {
+  return `Past the ${formatDuration(targetMinutes)} turnaround target`;
+}
+
+/** A red clock: the item is past its priority's turnaround target (its words for screen readers). */
+export function OverdueClock({ targetMinutes }: { targetMinutes: number }) {
+  const text = overdueLabel(targetMinutes);
+  return (
+    <span role="img" aria-label={text} title={text} className="inline-flex shrink-0 text-danger">
+      <Clock aria-hidden="true" className="size-3.5" />
+    </span>
+  );
 }

@@ -14,6 +14,7 @@ import { visibleColumnIds } from '../../stores/worklist-table-settings.ts';
 import { ConnectionIndicator } from '../realtime/connection-indicator.tsx';
 import { useWorklistLiveUpdates } from './live/use-worklist-live-updates.ts';
 import { useOpenItem } from '../tabs/open-tabs-bar.tsx';
+import { useTurnaroundTargets } from '../home/use-turnaround-targets.ts';
 import { useItemTags } from './item-tags.tsx';
 import { PaginationBar } from './pagination-bar.tsx';
 import { StatusTabs } from './status-tabs.tsx';
@@ -61,6 +62,7 @@ export function WorklistPage() {
 
   const data = useWorklistData({ filters, group, pageSize });
   const itemTags = useItemTags(userId);
+  const turnaroundTargets = useTurnaroundTargets();
   const columns = useMemo(() => visibleColumnIds(table.worklistColumns), [table.worklistColumns]);
   const selected = data.page.items.filter((item) => selection[item.id]);
 
@@ -133,6 +135,7 @@ export function WorklistPage() {
       <div className="relative">
         <WorklistTable
           items={data.page.items}
+          turnaroundTargets={turnaroundTargets}
           columns={columns}
           sortBy={filters.sort_by}
           sortOrder={filters.sort_order}

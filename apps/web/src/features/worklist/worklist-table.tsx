@@ -1,7 +1,10 @@
 import {
   DEFAULT_SORT_ORDER,
+  isOverdue,
+  turnaroundTargetMinutes,
   type TQuickAction,
   type TSortOrder,
+  type TTurnaroundTargets,
   type TViewer,
   type TWorklistColumn,
   type TWorklistItem,
@@ -19,7 +22,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { useMinuteClock } from '../../components/hooks/use-minute-clock.ts';
 import { COLUMN_LABELS, COLUMN_SORT_FIELDS, COLUMN_WIDTHS, tableMinWidth } from './worklist-columns.ts';
-import { DateTimeCell, Muted, PriorityBadge, StatusText } from './worklist-cells.tsx';
+import { DateTimeCell, Muted, OverdueClock, PriorityBadge, StatusText } from './worklist-cells.tsx';
 import { RowMenu } from './row-menu.tsx';
 import { ItemTags } from './item-tags.tsx';
 import { useOpenInViewer } from '../viewers/use-open-in-viewer.ts';
@@ -41,6 +44,8 @@ export interface WorklistTableProps {
   emptyText: string;
   /** Tags on the items, by item id (shown beside the patient, each removable). */
   itemTags?: ReadonlyMap<string, TItemTag[]>;
+  /** The organisation's turnaround targets: an item past its target shows a clock beside its priority. */
+  turnaroundTargets?: TTurnaroundTargets | null;
 }
 
 interface CellContext {
@@ -51,7 +56,7 @@ interface CellContext {
 function renderCell(column: TWorklistColumn, item: TWorklistItem, { now, props }: CellContext) {
   switch (column) {
     case 'patient_name':
-      return <PatientCell item={item} props={props} />;
+      return <PatientCell item={item} props={props} now={now} />;
     case 'patient_id':
       return (
         <span className="block truncate font-mono text-[11.5px] text-fg-muted" title={item.patient_id}>
@@ -107,9 +112,15 @@ function Clipped({ text }: { text: string | null }) {
   );
 }
 
-/** The patient's name (opens the study), cut to the column with a hover; priority and tags beneath. */
-function PatientCell({ item, props }: { item: TWorklistItem; props: WorklistTableProps }) {
+/**
+ * The patient's name (opens the study), cut to the column with a hover; priority, the clock of an
+ * item past its turnaround target, and tags beneath.
+ */
+function PatientCell({ item, props, now }: { item: TWorklistItem; props: WorklistTableProps; now: Date }) {
   const tags = props.itemTags?.get(item.id);
+  const targets = props.turnaroundTargets;
+  // The domain's one rule, per row from the targets fetched once: no request per row.
+  const overdue = targets ? isOverdue(item, targets, now) : false;
   return (
     <span className="flex min-w-0 flex-col items-start gap-0.5">
       <button
@@ -120,9 +131,12 @@ function PatientCell({ item, props }: { item: TWorklistItem; props: WorklistTabl
       >
         {item.patient_name}
       </button>
-      {item.priority_tag || (tags && tags.length > 0) ? (
+      {item.priority_tag || overdue || (tags && tags.length > 0) ? (
         <span className="flex max-w-full items-center gap-1 overflow-hidden">
           {item.priority_tag ? <PriorityBadge tag={item.priority_tag} /> : null}
+          {overdue && targets ? (
+            <OverdueClock targetMinutes={turnaroundTargetMinutes(item.priority_tag, targets)} />
+          ) : null}
           <ItemTags tags={tags} patientName={item.patient_name} />
         </span>
       ) : null}
