@@ -17,13 +17,6 @@ export interface DownloadMenuProps {
   letterheadByDefault: boolean;
 }
 
-/** The report's stored PDF, asked for afresh: pdf_url is a short-lived address. */
-async function storedPdf(worklistId: string) {
-  const pdfUrl = await reportOutputApi.currentPdfUrl(worklistId);
-  if (!pdfUrl) throw new Error('The signed PDF of this report is not available');
-  return reportOutputApi.storedPdf(pdfUrl);
-}
-
 /**
  * Download: PDF or DOCX of the stored report, with or without letterhead; signed by chosen
  * radiologists; for a final report, its signed original PDF.
@@ -88,7 +81,7 @@ export function DownloadMenu({
             {final && report.pdf_url ? (
               <Menu.Item
                 className={menuItemClassName}
-                onSelect={() => void download('stored-pdf', () => storedPdf(study.id))}
+                onSelect={() => void download('stored-pdf', () => reportOutputApi.currentStoredPdf(study.id))}
               >
                 <FileSignature aria-hidden="true" className="size-4 text-fg-subtle" /> Signed original PDF
               </Menu.Item>

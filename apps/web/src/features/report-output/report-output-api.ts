@@ -47,6 +47,12 @@ export const reportOutputApi = {
     }),
   /** GET on the report's pdf_url: the stored (for a final report: signed, immutable) PDF. */
   storedPdf: (pdfUrl: string): Promise<TFileResponse> => downloadUrl(pdfUrl),
+  /** The study's stored PDF, its pdf_url asked for afresh (a short-lived address). */
+  currentStoredPdf: async (worklistId: string): Promise<TFileResponse> => {
+    const pdfUrl = await reportOutputApi.currentPdfUrl(worklistId);
+    if (!pdfUrl) throw new Error('The signed PDF of this report is not available');
+    return downloadUrl(pdfUrl);
+  },
   sendEmail: (body: TSendReportEmailBody, idempotencyKey: string): Promise<TSendReportResponse> =>
     apiClient.post('/comm/email/send-report-pdf', body, {
       headers: { [IDEMPOTENCY_HEADER]: `${idempotencyKey}:email` },

@@ -34,8 +34,23 @@ export interface WorklistFiltersProps {
 
 const LISTED_STATUSES = STUDY_STATUSES.filter((status) => status !== 'DELETED');
 
+export interface SearchInputProps {
+  value: string;
+  onCommit: (value: string) => void;
+  /** Accessible name; the worklist's patient/study search by default. */
+  label?: string;
+  placeholder?: string;
+  className?: string;
+}
+
 /** Search field that commits its text after a pause in typing. */
-function SearchInput({ value, onCommit }: { value: string; onCommit: (value: string) => void }) {
+export function SearchInput({
+  value,
+  onCommit,
+  label = 'Search patient name, patient ID, accession or study',
+  placeholder = 'Search patient, ID, accession, study',
+  className = 'w-64',
+}: SearchInputProps) {
   const [text, setText] = useState(value);
   const [committed, setCommitted] = useState(value);
   if (value !== committed) {
@@ -52,15 +67,15 @@ function SearchInput({ value, onCommit }: { value: string; onCommit: (value: str
     return () => clearTimeout(timer);
   }, [text, committed, onCommit]);
   return (
-    <div className="relative w-64">
+    <div className={cn('relative', className)}>
       <Search
         aria-hidden="true"
         className="pointer-events-none absolute top-1/2 left-2.5 size-3.5 -translate-y-1/2 text-fg-subtle"
       />
       <input
         type="search"
-        aria-label="Search patient name, patient ID, accession or study"
-        placeholder="Search patient, ID, accession, study"
+        aria-label={label}
+        placeholder={placeholder}
         value={text}
         onChange={(event) => setText(event.target.value)}
         className={cn(inputClassName, 'h-8 pl-8 text-[13px]')}
@@ -69,7 +84,7 @@ function SearchInput({ value, onCommit }: { value: string; onCommit: (value: str
   );
 }
 
-function RadiologistFilter({
+export function RadiologistFilter({
   selected,
   facilityIds,
   onChange,
@@ -103,16 +118,26 @@ function RadiologistFilter({
   );
 }
 
-/**
- * The worklist's filter bar: search, date preset or custom dates, facility, status, modality, priority,
- * radiologist.
- */
-export function WorklistFilters({ filters, onChange, onReset, compact = false }: WorklistFiltersProps) {
-  const facilities = useAuth((state) => state.facilities);
+export interface DateRangeValue {
+  date_range_type: TDateRangeType;
+  start_date: string | null;
+  end_date: string | null;
+}
+
+/** A date preset, or Custom with its two (each optional) dates. */
+export function DateRangeFilter({
+  value: filters,
+  onChange,
+  customLabel = DATE_RANGE_LABELS.CUSTOM,
+}: {
+  value: DateRangeValue;
+  onChange: (patch: Partial<DateRangeValue>) => void;
+  /** The finder calls Custom 'Any date or custom': open dates there mean every date. */
+  customLabel?: string;
+}) {
   const custom = filters.date_range_type === 'CUSTOM';
   return (
-    <div role="search" aria-label="Worklist filters" className="flex flex-wrap items-center gap-2">
-      <SearchInput value={filters.search} onCommit={(search) => onChange({ search })} />
+    <>
       <Select
         aria-label="Date range"
         value={filters.date_range_type}
@@ -120,7 +145,7 @@ export function WorklistFilters({ filters, onChange, onReset, compact = false }:
       >
         {DATE_RANGE_TYPES.map((type) => (
           <option key={type} value={type}>
-            {DATE_RANGE_LABELS[type]}
+            {type === 'CUSTOM' ? customLabel : DATE_RANGE_LABELS[type]}
           </option>
         ))}
       </Select>
@@ -147,6 +172,20 @@ export function WorklistFilters({ filters, onChange, onReset, compact = false }:
           />
         </>
       ) : null}
+    </>
+  );
+}
+
+/**
+ * The worklist's filter bar: search, date preset or custom dates, facility, status, modality, priority,
+ * radiologist.
+ */
+export function WorklistFilters({ filters, onChange, onReset, compact = false }: WorklistFiltersProps) {
+  const facilities = useAuth((state) => state.facilities);
+  return (
+    <div role="search" aria-label="Worklist filters" className="flex flex-wrap items-center gap-2">
+      <SearchInput value={filters.search} onCommit={(search) => onChange({ search })} />
+      <DateRangeFilter value={filters} onChange={onChange} />
       <MultiSelect
         label="Facility"
         options={facilities.map((facility) => ({ value: facility.id, label: facility.name }))}
