@@ -9,8 +9,12 @@ import { studies } from './studies.ts';
 import { users } from './users.ts';
 
 /**
- * The report of a study. `content` is the sanitised HTML; `content_text` its plain text, from which
- * the report finder's `search_vector` is generated. `ydoc_state` is the Yjs document of a
+ * The report of a study. `content` is the sanitised HTML; `content_text` its plain text (addenda are
+ * appended to it by addAddendum, so they are searched too), from which the report finder's
+ * `search_vector` is generated: English stems of the accent-folded text at weight A ("effusions"
+ * finds "effusion", "oedème" finds "oedeme") and its unstemmed words at weight B (stop words,
+ * other scripts' words as written). ris_unaccent is IMMUTABLE and schema-qualified, as generated
+ * columns and index expressions require. `ydoc_state` is the Yjs document of a
  * collaborative session (the HTML stays the source of truth for everything else).
  */
 export const reports = pgTable(
@@ -32,7 +36,9 @@ export const reports = pgTable(
     contentText: text('content_text').notNull().default(''),
     searchVector: tsvector('search_vector')
       .notNull()
-      .generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, coalesce(content_text, ''))`),
+      .generatedAlwaysAs(
+        sql`setweight(to_tsvector('english'::regconfig, public.ris_unaccent(coalesce(content_text, ''))), 'A') || setweight(to_tsvector('simple'::regconfig, public.ris_unaccent(coalesce(content_text, ''))), 'B')`,
+      ),
     ydocState: bytea('ydoc_state'),
     pdfFileId: uuid('pdf_file_id').references(() => storedFiles.id, { onDelete: 'set null' }),
     /**
@@ -49,8 +55,9 @@ export const reports = pgTable(
     ...timestamps(),
   },
   (t) => [
-    // Report finder: full-text match, scoped by organisation and listed by recency.
-    index('reports_search_vector_idx').using('gin', t.searchVector),
+    // Report finder: full-text match, scoped by organisation and listed by recency. Keys are written
+    // at once rather than through GIN's pending list (as the study search indexes, migration 0020).
+    index('reports_search_vector_idx').using('gin', t.searchVector).with({ fastupdate: false }),
     index('reports_organisation_updated_idx').on(t.organisationId, t.updatedAt),
     index('reports_organisation_status_updated_idx').on(t.organisationId, t.status, t.updatedAt),
     // Home turnaround (features/home): finals of an organisation, or of one radiologist, in a period.
