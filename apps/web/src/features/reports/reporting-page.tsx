@@ -13,6 +13,7 @@ import { realtime } from '../realtime/realtime.ts';
 import { useWorklistLiveUpdates } from '../worklist/live/use-worklist-live-updates.ts';
 import { worklistApi, worklistKeys } from '../worklist/worklist-api.ts';
 import { authedImages } from './authed-images.ts';
+import { PriorReportsPanel } from './panels/prior-reports-panel.tsx';
 import { PatientDocuments } from './patient-documents.tsx';
 import { ReportSection } from './report-section.tsx';
 import { StatusHistoryList } from './status-history-list.tsx';
@@ -22,9 +23,9 @@ import { StudyHeader } from './study-header.tsx';
 const SeriesPanel = lazy(() => import('../dicom/series-panel.tsx').then((m) => ({ default: m.SeriesPanel })));
 
 /**
- * /worklist/:worklistId — the reporting workspace: the study and patient, the patient's documents,
- * the report (collaborative editor, templates, macros, key images, review and finalize; addenda once
- * final) and the status history, all live.
+ * /worklist/:worklistId — the reporting workspace: the study and patient, the patient's documents
+ * and prior reports, the report (collaborative editor, templates, macros, key images, review and
+ * finalize; addenda once final) and the status history, all live.
  */
 export function ReportingPage() {
   const { worklistId = '' } = useParams();
@@ -92,6 +93,7 @@ export function ReportingPage() {
         <SeriesPanel item={study} />
       </Suspense>
       <PatientDocuments item={study} canManage={study.abilities.manage_documents} />
+      <PriorReportsPanel study={study} />
       <ReportSection study={study} />
       <StatusHistoryList id={study.id} />
     </Page>
