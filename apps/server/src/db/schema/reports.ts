@@ -13,8 +13,8 @@ import { users } from './users.ts';
  * appended to it by addAddendum, so they are searched too), from which the report finder's
  * `search_vector` is generated: English stems of the accent-folded text at weight A ("effusions"
  * finds "effusion", "oedème" finds "oedeme") and its unstemmed words at weight B (stop words,
- * other scripts' words as written). ris_unaccent is IMMUTABLE and schema-qualified, as generated
- * columns and index expressions require. `ydoc_state` is the Yjs document of a
+ * other scripts' words as written). The configurations ris_english and ris_simple (migration 0022)
+ * fold accents with the unaccent dictionary, so ts_headline over the original text agrees. `ydoc_state` is the Yjs document of a
  * collaborative session (the HTML stays the source of truth for everything else).
  */
 export const reports = pgTable(
@@ -37,7 +37,7 @@ export const reports = pgTable(
     searchVector: tsvector('search_vector')
       .notNull()
       .generatedAlwaysAs(
-        sql`setweight(to_tsvector('english'::regconfig, public.ris_unaccent(coalesce(content_text, ''))), 'A') || setweight(to_tsvector('simple'::regconfig, public.ris_unaccent(coalesce(content_text, ''))), 'B')`,
+        sql`setweight(to_tsvector('public.ris_english'::regconfig, coalesce(content_text, '')), 'A') || setweight(to_tsvector('public.ris_simple'::regconfig, coalesce(content_text, '')), 'B')`,
       ),
     ydocState: bytea('ydoc_state'),
     pdfFileId: uuid('pdf_file_id').references(() => storedFiles.id, { onDelete: 'set null' }),
