@@ -12,7 +12,7 @@ import {
 } from '@ris/domain';
 import { useQuery } from '@tanstack/react-query';
 import { RotateCcw } from 'lucide-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '../../components/ui/button.tsx';
 import { MultiSelect } from '../../components/ui/multi-select.tsx';
 import { Select } from '../../components/ui/select.tsx';
@@ -110,6 +110,7 @@ export function ReportFinderFilters({ filters, onChange, onReset }: ReportFinder
   const facilities = useAuth((state) => state.facilities);
   const role = useAuth((state) => state.user?.role ?? null);
   const staff = role !== null && role !== 'REFERRING_PHYSICIAN';
+  const hintId = useId();
   return (
     <div role="search" aria-label="Report finder" className="flex flex-col gap-2">
       <div className="flex flex-wrap items-start gap-2">
@@ -120,8 +121,9 @@ export function ReportFinderFilters({ filters, onChange, onReset }: ReportFinder
             label="Search report text"
             placeholder='Words of the report, e.g. "pleural effusion" -chronic'
             className="w-full"
+            describedBy={hintId}
           />
-          <p id="report-query-hint" className="text-[11.5px] text-fg-subtle">
+          <p id={hintId} className="text-[11.5px] text-fg-subtle">
             All words must match (endings and accents ignored); <code>"exact phrase"</code>,{' '}
             <code>-word</code> to leave out, <code>OR</code> for either.
           </p>

@@ -103,6 +103,8 @@ describe('report finder', () => {
     expect(first.get('offset')).toBe('0');
 
     const box = byName<HTMLInputElement>(document.body, 'input', 'Search report text');
+    const hint = document.getElementById(box.getAttribute('aria-describedby') ?? '');
+    expect(hint?.textContent).toContain('"exact phrase"');
     await typeInto(box, '"pleural effusion" -chronic');
     const typed = await waitFor(() => {
       const sent = searches(requests).find((params) => params.has('q'));

@@ -41,6 +41,8 @@ export interface SearchInputProps {
   label?: string;
   placeholder?: string;
   className?: string;
+  /** Id of a hint that describes the field. */
+  describedBy?: string;
 }
 
 /** Search field that commits its text after a pause in typing. */
@@ -50,6 +52,7 @@ export function SearchInput({
   label = 'Search patient name, patient ID, accession or study',
   placeholder = 'Search patient, ID, accession, study',
   className = 'w-64',
+  describedBy,
 }: SearchInputProps) {
   const [text, setText] = useState(value);
   const [committed, setCommitted] = useState(value);
@@ -75,6 +78,7 @@ export function SearchInput({
       <input
         type="search"
         aria-label={label}
+        aria-describedby={describedBy}
         placeholder={placeholder}
         value={text}
         onChange={(event) => setText(event.target.value)}
