@@ -162,7 +162,12 @@ describe('organisation report style form', () => {
     view = await renderRoutes([{ path: '/organisation', element: <OrganisationPage /> }], '/organisation');
     await waitFor(() => expect(document.querySelector('[aria-label="Letterhead preview"]')).not.toBeNull());
     expect(document.querySelector('form[aria-label="Report style"]')).toBeNull();
-    expect(document.querySelector('nav[aria-label="Organisation sections"]')).toBeNull();
+    // Their sections: the layout and the turnaround targets (read only), not the outbox.
+    const sections = document.querySelectorAll('nav[aria-label="Organisation sections"] button');
+    expect([...sections].map((button) => button.textContent)).toEqual([
+      'Report layout',
+      'Turnaround targets',
+    ]);
   });
 
   it("sets the organisation's time zone and lets the facility use it", async () => {

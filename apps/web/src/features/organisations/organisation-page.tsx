@@ -13,6 +13,7 @@ import { useAuth } from '../../stores/auth-store.ts';
 import { organisationApi, organisationKeys } from './organisation-api.ts';
 import { OutboxPanel } from './outbox-panel.tsx';
 import { ReportLayoutSection } from './report-layout-section.tsx';
+import { TurnaroundTargetsPanel } from './turnaround-targets-panel.tsx';
 
 // The people tabs load with their first opening: the organisation's own settings stay light.
 const UsersPanel = lazy(() => import('../users/users-panel.tsx').then((m) => ({ default: m.UsersPanel })));
@@ -28,11 +29,12 @@ const ArchivesPanel = lazy(() =>
   import('../pacs/archives-panel.tsx').then((m) => ({ default: m.ArchivesPanel })),
 );
 
-type TSection = 'layout' | 'outbox';
+type TSection = 'layout' | 'turnaround' | 'outbox';
 
-const SECTIONS: readonly { id: TSection; label: string }[] = [
-  { id: 'layout', label: 'Report layout' },
-  { id: 'outbox', label: 'Outbox' },
+const SECTIONS: readonly { id: TSection; label: string; adminOnly: boolean }[] = [
+  { id: 'layout', label: 'Report layout', adminOnly: false },
+  { id: 'turnaround', label: 'Turnaround targets', adminOnly: false },
+  { id: 'outbox', label: 'Outbox', adminOnly: true },
 ];
 
 export type TOrganisationTab = 'organisation' | 'users' | 'referring-physicians' | 'patients' | 'archives';
@@ -73,7 +75,10 @@ function Loading({ what }: { what: string }) {
   );
 }
 
-/** The Organisation tab: report layout (letterheads, style, time zones) and, for admins, the outbox. */
+/**
+ * The Organisation tab: report layout (letterheads, style, time zones), turnaround targets (admins
+ * edit, facility admins read) and, for admins, the outbox.
+ */
 function OrganisationSettings({ admin, organisationId }: { admin: boolean; organisationId: string }) {
   const [section, setSection] = useState<TSection>('layout');
   const details = useQuery({
@@ -83,26 +88,26 @@ function OrganisationSettings({ admin, organisationId }: { admin: boolean; organ
   });
   return (
     <>
-      {admin ? (
-        <nav aria-label="Organisation sections" className="flex gap-1">
-          {SECTIONS.map(({ id, label }) => (
-            <button
-              key={id}
-              type="button"
-              aria-current={section === id ? 'page' : undefined}
-              onClick={() => setSection(id)}
-              className={cn(
-                'h-7 rounded px-3 text-[13px] font-medium transition-colors',
-                section === id ? 'bg-accent-soft text-fg' : 'text-fg-muted hover:text-fg',
-              )}
-            >
-              {label}
-            </button>
-          ))}
-        </nav>
-      ) : null}
+      <nav aria-label="Organisation sections" className="flex gap-1">
+        {SECTIONS.filter((item) => admin || !item.adminOnly).map(({ id, label }) => (
+          <button
+            key={id}
+            type="button"
+            aria-current={section === id ? 'page' : undefined}
+            onClick={() => setSection(id)}
+            className={cn(
+              'h-7 rounded px-3 text-[13px] font-medium transition-colors',
+              section === id ? 'bg-accent-soft text-fg' : 'text-fg-muted hover:text-fg',
+            )}
+          >
+            {label}
+          </button>
+        ))}
+      </nav>
       {section === 'outbox' && admin ? (
         <OutboxPanel />
+      ) : section === 'turnaround' ? (
+        <TurnaroundTargetsPanel canEdit={admin} />
       ) : details.isPending ? (
         <Loading what="the organisation" />
       ) : details.isError ? (
