@@ -41,6 +41,13 @@ import { archiveRoutes } from './features/pacs/archives/archives.routes.ts';
 import { deliveryJobHandlers, messageIdDomainOf } from './features/comm/delivery-jobs.ts';
 import { populateRoutes } from './features/pacs/sync/populate.routes.ts';
 import { ensureSyncChains, pacsSyncHandler, PACS_SYNC_QUEUE } from './features/pacs/sync/sync-jobs.ts';
+import { homeRoutes } from './features/home/home.routes.ts';
+import { turnaroundTargetRoutes } from './features/home/turnaround-targets.routes.ts';
+import {
+  ensureBreachChain,
+  turnaroundBreachHandler,
+  TURNAROUND_BREACH_QUEUE,
+} from './features/home/turnaround-breaches.ts';
 import { publishStudies } from './features/studies/commands/publish.ts';
 import { registerJobRunner } from './jobs/register-job-runner.ts';
 import {
@@ -146,10 +153,20 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
       box: app.secretBox,
       publish: async (organisationId, ids) => void (await publishStudies(app, organisationId, ids)),
     }),
+    // Turnaround breach notifications (features/home): one chain of passes, a minute apart.
+    [TURNAROUND_BREACH_QUEUE]: turnaroundBreachHandler({
+      db: deps.database.db,
+      events,
+      now: () => deps.clock?.() ?? new Date(),
+      intervalSeconds: config.jobs.turnaroundBreachIntervalSeconds,
+    }),
   });
   // Archives whose chain of sync jobs is missing (first start, restored database) get one.
   if (config.jobs.enabled)
-    app.addHook('onReady', async () => void (await ensureSyncChains(deps.database.db)));
+    app.addHook('onReady', async () => {
+      await ensureSyncChains(deps.database.db);
+      if (config.jobs.turnaroundBreachIntervalSeconds > 0) await ensureBreachChain(deps.database.db);
+    });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -205,6 +222,8 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
         await secured.register(dicomRoutes);
         await secured.register(archiveRoutes);
         await secured.register(populateRoutes);
+        await secured.register(homeRoutes);
+        await secured.register(turnaroundTargetRoutes);
         if (beforeReadySecured) await beforeReadySecured(secured);
       });
       if (beforeReady) await beforeReady(api);

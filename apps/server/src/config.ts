@@ -120,6 +120,8 @@ export const ZConfigEnv = z.object({
   JOBS_RETRY_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(3_600_000),
   // At least a minute: leases are renewed every third of it while a job runs (jobs/job-runner.ts).
   JOBS_LEASE_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  // Seconds between turnaround-breach passes (features/home/turnaround-breaches.ts); 0: no passes.
+  TURNAROUND_BREACH_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
   REPORT_DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(3_600).default(300),
   RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_RENDER_SETTINGS.timeoutMs),
@@ -187,6 +189,8 @@ export type TConfig = {
     retryMaxMs: number;
     /** A running job whose worker has been silent this long is taken back (JOBS_LEASE_SECONDS). */
     leaseMs: number;
+    /** Seconds between turnaround-breach passes; 0 runs none (TURNAROUND_BREACH_INTERVAL_SECONDS). */
+    turnaroundBreachIntervalSeconds: number;
   };
   /** Lifetime of a signed report download URL (pdf_url). */
   reportDownloadUrlTtlSeconds: number;
@@ -327,6 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       retryBaseMs: e.JOBS_RETRY_BASE_MS,
       retryMaxMs: Math.max(e.JOBS_RETRY_MAX_MS, e.JOBS_RETRY_BASE_MS),
       leaseMs: e.JOBS_LEASE_SECONDS * 1000,
+      turnaroundBreachIntervalSeconds: e.TURNAROUND_BREACH_INTERVAL_SECONDS,
     },
     reportDownloadUrlTtlSeconds: e.REPORT_DOWNLOAD_URL_TTL_SECONDS,
     rendering: {

@@ -56,7 +56,12 @@ export type TTestServerOptions = {
  * Every test comes from 127.0.0.1, so the per-IP limits would trip across unrelated tests of a file;
  * tests of those limits set them low again through `env`.
  */
-const TEST_DEFAULT_ENV = { AUTH_RATE_LIMIT_PER_MINUTE: '100000', AUTH_MAX_ACCOUNTS_PER_IP: '100000' };
+const TEST_DEFAULT_ENV = {
+  AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+  AUTH_MAX_ACCOUNTS_PER_IP: '100000',
+  // No turnaround-breach passes: they would notify about other tests' old studies (their tests run passes).
+  TURNAROUND_BREACH_INTERVAL_SECONDS: '0',
+};
 
 export async function startTestServer(options: TTestServerOptions = {}): Promise<TTestServer> {
   const env = options.env ?? {};

@@ -14,7 +14,12 @@ export type TCreatedNotification = {
   createdAt: Date;
 };
 
-export type TNotificationType = 'report-review-requested' | 'report-returned' | 'worklist-assigned';
+export type TNotificationType =
+  | 'report-review-requested'
+  | 'report-returned'
+  | 'worklist-assigned'
+  /** A study passed its turnaround target (features/home/turnaround-breaches.ts). */
+  | 'turnaround-breach';
 
 export type TNotificationInput = {
   organisationId: string;
