@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { api, apiSignIn } from '../support/api.ts';
@@ -54,9 +55,9 @@ async function finalizedStudy(): Promise<TItem> {
 }
 
 describe('report finder', () => {
-  it('finds a final report by a phrase with the words highlighted, leaves it out on -word, and opens it with its priors', async () => {
+  it('finds a final report by a phrase with the words highlighted, downloads its PDF, leaves it out on -word, and opens it with its priors', async () => {
     const study = await finalizedStudy();
-    const page = await session.signedIn(RADIOLOGIST);
+    const page = await session.signedIn(RADIOLOGIST, { acceptDownloads: true });
     await page.goto(`${session.server.url}/report-finder`);
     await page.getByRole('heading', { name: 'Report finder', level: 1 }).waitFor();
     // Every date by default: the demo's final reports are listed before anything is typed.
@@ -75,6 +76,14 @@ describe('report finder', () => {
     expect(marks.join(' ')).toContain('mediastinum');
     await page.getByText('1–1 of 1').waitFor();
     await screenshot(page, 'report-finder.png');
+
+    // Its PDF, the one stored when it was finalized, downloads by the patient's name.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: `Download PDF of ${study.patient_name}`, exact: true }).click();
+    const pdf = await download;
+    expect(pdf.suggestedFilename()).toBe(`${study.patient_name}_report.pdf`);
+    expect((await readFile(await pdf.path())).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    await page.getByText('PDF downloaded successfully!').waitFor();
 
     await query.fill('serpiginous -granuloma');
     await page.getByText('No reports match this search.').waitFor();
