@@ -222,4 +222,22 @@ describe('report finder', () => {
     await click(byName(document.body, 'button', 'Try again'));
     await waitFor(() => expect(document.querySelectorAll('tr[data-report-id]')).toHaveLength(1));
   });
+
+  it('offers a referring physician no staff-only filters (radiologist, tags, referring physician)', async () => {
+    authStore.getState().setVerifiedUser({
+      user: buildUser({ role: 'REFERRING_PHYSICIAN', user_type: null }),
+      roleDetails: { radiologist_details: null, transcriptionist_details: null, facility_details: null },
+      facilities: [FACILITY],
+    });
+    api(() => ok(hitPage([])));
+    await renderFinder();
+    await waitFor(() => expect(document.body.textContent).toContain('No reports match these filters.'));
+    const filters = Array.from(document.querySelectorAll('button[aria-label]')).map((button) =>
+      button.getAttribute('aria-label'),
+    );
+    expect(filters).toContain('Report status: all');
+    expect(filters).not.toContain('Radiologist: all');
+    expect(filters).not.toContain('Tags: all');
+    expect(filters).not.toContain('Referring physician: all');
+  });
 });
