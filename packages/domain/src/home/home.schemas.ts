@@ -136,7 +136,10 @@ export const ZHomeSummary = z.object({
   my_queue: ZHomeStudyList.optional(),
   /** Studies assigned to me whose report I am drafting (DRAFTED), oldest change first. */
   my_drafts: ZHomeReportList.optional(),
-  /** Reports returned from review to draft that are mine (assigned to me or I submitted them), newest first. */
+  /**
+   * DRAFTED studies assigned to me whose latest change was a return from review (IN_REVIEW → DRAFTED)
+   * by someone else, with its comment; newest return first.
+   */
   returned_to_me: ZHomeReportList.optional(),
   /** My studies finalised since today's midnight (time_zone). */
   my_finals_today: ZCount.optional(),
