@@ -25,6 +25,7 @@ import { orderRoutes } from './features/orders/orders.routes.ts';
 import { reportRoutes } from './features/reports/report.routes.ts';
 import { patientDocumentRoutes } from './features/patient-documents/patient-documents.routes.ts';
 import { worklistListRoutes } from './features/worklist/list/worklist-list.routes.ts';
+import { reportFinderRoutes } from './features/report-finder/report-finder.routes.ts';
 import { viewerRoutes } from './features/viewers/viewers.routes.ts';
 import { createViewerPasses } from './features/viewers/viewer-passes.ts';
 import { dicomWebRoutes } from './features/viewers/dicom-web/dicom-web.routes.ts';
@@ -213,6 +214,7 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
         await secured.register(patientRoutes);
         await secured.register(referringPhysicianRoutes);
         await secured.register(worklistListRoutes);
+        await secured.register(reportFinderRoutes);
         await secured.register(notificationRoutes);
         await secured.register(viewerRoutes);
         await secured.register(reportOutputRoutes);

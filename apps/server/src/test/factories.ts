@@ -161,3 +161,34 @@ export async function buildStudy(
       .returning(),
   );
 }
+
+/**
+ * A study's report with the given plain text (content is that text as paragraphs, one per line, the
+ * way reportHtmlToText reads it back). Default status CREATED; COMPLETED sets finalized_at.
+ */
+export async function buildReport(
+  db: TDbOrTx,
+  input: Partial<typeof t.reports.$inferInsert> & { study: TStudy; text?: string },
+): Promise<typeof t.reports.$inferSelect> {
+  const { study, text = '', ...values } = input;
+  const escape = (line: string) => line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const content = text
+    .split('\n')
+    .map((line) => `<p>${escape(line)}</p>`)
+    .join('');
+  const status = values.status ?? 'CREATED';
+  return one(
+    await db
+      .insert(t.reports)
+      .values({
+        content,
+        contentText: text,
+        ...values,
+        status,
+        finalizedAt: values.finalizedAt ?? (status === 'COMPLETED' ? new Date() : null),
+        studyId: study.id,
+        organisationId: study.organisationId,
+      })
+      .returning(),
+  );
+}
