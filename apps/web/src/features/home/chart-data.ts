@@ -57,3 +57,10 @@ export function chartSummary(
 export function formatCount(value: number): string {
   return value.toLocaleString('en');
 }
+
+/** Minutes on a chart's axis, short: "45m", "13h", "3d" (the table has the exact figures). */
+export function formatAxisMinutes(minutes: number): string {
+  if (minutes < 60) return `${Math.round(minutes)}m`;
+  if (minutes < 48 * 60) return `${Math.round(minutes / 60)}h`;
+  return `${Math.round(minutes / (24 * 60))}d`;
+}

@@ -12,7 +12,10 @@ export interface ChartFigureProps {
   rows: readonly TChartRow[];
   series: readonly TChartSeries[];
   format: (value: number) => string;
+  axisFormat?: (value: number) => string;
   stacked?: boolean;
+  horizontal?: boolean;
+  /** The drawing's height; a horizontal chart grows with its rows when not given. */
   height?: number;
   emptyText: string;
 }
@@ -27,11 +30,15 @@ export function ChartFigure({
   rows,
   series,
   format,
+  axisFormat,
   stacked,
-  height = 200,
+  horizontal = false,
+  height: fixedHeight,
   emptyText,
 }: ChartFigureProps) {
   const captionId = useId();
+  const drawn = series.filter((item) => item.drawn !== false);
+  const height = fixedHeight ?? (horizontal ? 40 + rows.length * (12 + 10 * drawn.length) : 200);
   return (
     <figure aria-labelledby={captionId} className="flex flex-col gap-3">
       <figcaption id={captionId} className="text-sm font-semibold text-fg">
@@ -50,9 +57,11 @@ export function ChartFigure({
             <Suspense fallback={null}>
               <BarChartView
                 rows={rows}
-                series={series.filter((item) => item.drawn !== false)}
+                series={drawn}
                 format={format}
+                axisFormat={axisFormat}
                 stacked={stacked}
+                horizontal={horizontal}
                 height={height}
               />
             </Suspense>

@@ -10,9 +10,13 @@ import {
 } from '@ris/domain';
 import type { TChartRow } from './chart-data.ts';
 
-/** The words of a priority tag on the home screen; a study without one is "Untagged". */
+/**
+ * The words of a priority tag on the home screen ("Follow Up"; an abbreviation such as MLC, the
+ * medico-legal case, stays in capitals); a study without one is "Untagged".
+ */
 export function priorityText(tag: TPriorityTag | null): string {
-  return tag === null ? 'Untagged' : label(tag);
+  if (tag === null) return 'Untagged';
+  return tag.length <= 3 ? tag : label(tag);
 }
 
 /** Waiting studies per status over all the caller's facilities, in the statuses' order. */

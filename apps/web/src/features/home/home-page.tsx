@@ -25,6 +25,7 @@ interface SectionsProps {
 /** A radiologist's (or reporter's) home: what is theirs to read, write and fix, and how fast. */
 function ReadingHome({ summary, targets, now }: SectionsProps) {
   const median = summary.my_median_turnaround_week_minutes;
+  if (!summary.my_queue && !summary.my_drafts && !summary.returned_to_me && median === undefined) return null;
   return (
     <>
       {summary.my_finals_today !== undefined || median !== undefined ? (
@@ -70,7 +71,6 @@ function ReadingHome({ summary, targets, now }: SectionsProps) {
             emptyText="You have no drafts."
             targets={targets}
             now={now}
-            time="report-updated"
           />
         ) : null}
       </div>
@@ -80,6 +80,7 @@ function ReadingHome({ summary, targets, now }: SectionsProps) {
 
 /** A transcriptionist's home: what waits for typing, and what they sent for review. */
 function TypingHome({ summary, targets, now }: SectionsProps) {
+  if (!summary.typing_queue && !summary.submitted_for_review) return null;
   return (
     <div className="grid gap-4 lg:grid-cols-2">
       {summary.typing_queue ? (

@@ -132,6 +132,6 @@ describe('TurnaroundTargetsPanel', () => {
     const cells = [...root.querySelectorAll('dl[aria-label="Turnaround targets"] > div')].map(
       (element) => element.textContent,
     );
-    expect(cells.slice(0, 4)).toEqual(['Untagged1 d', 'Emergency1 h', 'Urgent4 h', 'Mlc6 h']);
+    expect(cells.slice(0, 4)).toEqual(['Untagged1 d', 'Emergency1 h', 'Urgent4 h', 'MLC6 h']);
   });
 });

@@ -1,0 +1,127 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { api, apiSignIn } from '../support/api.ts';
+import { demoSession } from '../support/demo-session.ts';
+
+// The home screen (issue 16) on the demo organisation: a radiologist's queue, drafts and figures,
+// kept live by worklist changes; an admin's waiting, turnaround and workload charts, each also a
+// table of numbers. Screenshots: docs/home-radiologist.png and docs/home-admin.png (run with
+// RIS_E2E_SCREENSHOTS=../docs).
+
+const ADMIN = 'admin@demo.test';
+const RADIOLOGIST = 'radiologist@demo.test';
+
+const session = demoSession();
+
+type TItem = { id: string; patient_name: string };
+
+const list = (page: Page, name: string): Locator => page.getByRole('list', { name, exact: true });
+const totalOf = (page: Page, heading: string): Promise<string | null> =>
+  page.getByRole('heading', { level: 2, name: heading }).locator('span').textContent();
+
+/** Closes the sign-in toast, so a screenshot shows the screen only. */
+async function closeToasts(page: Page): Promise<void> {
+  const close = page.getByRole('button', { name: 'Close toast' });
+  for (const button of await close.all()) await button.click();
+  await expect.poll(() => close.count()).toBe(0);
+}
+
+/** The cells of the table whose caption starts with `caption`, row by row (header row first). */
+function tableCells(page: Page, caption: string): Promise<string[][]> {
+  return page
+    .locator('table')
+    .filter({ has: page.locator('caption', { hasText: caption }) })
+    .first()
+    .evaluate((table) =>
+      Array.from(table.querySelectorAll('tr')).map((row) =>
+        Array.from(row.querySelectorAll('th, td')).map((cell) => cell.textContent?.trim() ?? ''),
+      ),
+    );
+}
+
+describe('home', () => {
+  it('a radiologist sees their queue with elapsed times and clocks, follows an assignment live and opens a study', async () => {
+    const page = await session.signedIn(RADIOLOGIST);
+    const queue = list(page, 'My queue');
+    await queue.getByRole('listitem').first().waitFor();
+    expect(await queue.getByRole('listitem').count()).toBeGreaterThan(0);
+    // Elapsed time since arrival on every row; the demo's month-old studies are past their targets.
+    expect(await queue.getByRole('listitem').first().textContent()).toMatch(/Waiting \d+(m|h \d+m|d \d+h)/);
+    expect(await queue.getByRole('img', { name: /^Past the .+ turnaround target$/ }).count()).toBeGreaterThan(
+      0,
+    );
+    await list(page, 'My drafts').waitFor();
+    const figures = page.getByRole('definition').filter({ hasText: /\d/ });
+    expect(await figures.count()).toBeGreaterThanOrEqual(2);
+    await closeToasts(page);
+    await session.screenshot(page, 'home-radiologist.png');
+
+    // An admin assigns a study to the radiologist: their home refetches and counts it.
+    const before = Number(await totalOf(page, 'My queue'));
+    const [admin, radiologist] = await Promise.all([
+      apiSignIn(session.server.url, ADMIN),
+      apiSignIn(session.server.url, RADIOLOGIST),
+    ]);
+    const waiting = await api<{ items: TItem[] }>(
+      session.server.url,
+      admin,
+      'GET',
+      '/worklist?statuses=TO_READ&date_range_type=LAST_1_MONTH&limit=1',
+    );
+    const study = waiting.items[0];
+    if (!study) throw new Error('the demo seed has no TO_READ study');
+    await api(session.server.url, admin, 'PUT', '/worklist/assign/radiologist', {
+      worklist_ids: [study.id],
+      last_assigned_user_fk: radiologist.id,
+    });
+    await expect
+      .poll(async () => Number(await totalOf(page, 'My queue')), { timeout: 10_000 })
+      .toBe(before + 1);
+
+    // A row opens its study in a tab.
+    const first = queue.getByRole('button').first();
+    const id = await first.getAttribute('data-home-item');
+    await first.click();
+    await page.waitForURL(`**/worklist/${id}`);
+    await page.getByRole('navigation', { name: 'Open studies' }).waitFor();
+  });
+
+  it('an admin reads waiting, unassigned, turnaround and workload as charts and as numbers', async () => {
+    const page = await session.signedIn(ADMIN);
+    await page.getByRole('figure', { name: 'Waiting per status' }).waitFor();
+    const waiting = await tableCells(page, 'Waiting per status');
+    expect(waiting[0]).toEqual(['Status', 'Studies']);
+    expect(waiting.slice(1).map((row) => row[0])).toEqual([
+      'Ordered',
+      'To Read',
+      'Assigned',
+      'Drafted',
+      'In Review',
+    ]);
+    expect(waiting.slice(1).reduce((sum, row) => sum + Number(row[1]), 0)).toBeGreaterThan(0);
+    const facilities = await tableCells(page, 'Waiting per facility');
+    expect(facilities.length).toBeGreaterThan(1);
+
+    const chart = page.getByRole('img', { name: /^Waiting per status\. Ordered: Studies \d+/ });
+    expect(await chart.count()).toBe(1);
+
+    await page
+      .getByRole('group', { name: 'Turnaround period' })
+      .getByRole('button', { name: 'Last 7 days' })
+      .click();
+    // The drawings arrive lazily (recharts) and say their numbers in words too.
+    await expect
+      .poll(() => page.locator('.recharts-responsive-container').count(), { timeout: 10_000 })
+      .toBe(3);
+    const turnaround = await tableCells(page, 'Turnaround per priority, last 7 days');
+    expect(turnaround[0]).toEqual(['Priority', 'Median', '90th percentile', 'Target', 'Finals']);
+    expect(turnaround.length).toBeGreaterThan(1);
+    const workload = await tableCells(page, 'Studies per radiologist');
+    expect(workload.map((row) => row[0])).toContain('Dr Asha Rao');
+    await list(page, 'Past the turnaround target').waitFor();
+    await closeToasts(page);
+    // The layout scrolls inside its main area: a taller window shows the whole screen.
+    await page.setViewportSize({ width: 1440, height: 1900 });
+    await session.screenshot(page, 'home-admin.png');
+  });
+});
