@@ -124,4 +124,46 @@ describe('home', () => {
     await page.setViewportSize({ width: 1440, height: 1900 });
     await session.screenshot(page, 'home-admin.png');
   });
+
+  it('an admin sets a turnaround target with the server checking it; the worklist shows the clock against it', async () => {
+    const page = await session.signedIn(ADMIN);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organisation' }).click();
+    await page
+      .getByRole('navigation', { name: 'Organisation sections' })
+      .getByRole('button', { name: 'Turnaround targets' })
+      .click();
+    const form = page.getByRole('form', { name: 'Turnaround targets' });
+    const emergency = form.getByLabel('Emergency', { exact: true });
+    expect(await emergency.inputValue()).toBe('60');
+    // Over 30 days: refused by the server, its message on the field.
+    await emergency.fill('50000');
+    await form.getByRole('button', { name: 'Save targets' }).click();
+    await form.getByText('must be at most 43200 minutes (30 days)').waitFor();
+    expect(await emergency.getAttribute('aria-invalid')).toBe('true');
+    await emergency.fill('30');
+    await form.getByText('= 30 min').waitFor();
+    await form.getByRole('button', { name: 'Save targets' }).click();
+    await page.getByText('Turnaround targets saved').waitFor();
+    const saved = await api<{ targets: { per_priority: { EMERGENCY: number } }; is_default: boolean }>(
+      session.server.url,
+      await apiSignIn(session.server.url, ADMIN),
+      'GET',
+      '/organisation/turnaround-targets',
+    );
+    expect(saved.targets.per_priority.EMERGENCY).toBe(30);
+    expect(saved.is_default).toBe(false);
+
+    // The worklist marks the emergencies past 30 minutes with the clock and its words.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Worklist' }).click();
+    await page.getByLabel('Date range').selectOption('LAST_1_MONTH');
+    const table = page.getByRole('table', { name: 'Worklist studies' });
+    await table
+      .getByRole('img', { name: /^Past the .+ turnaround target$/ })
+      .first()
+      .waitFor();
+    const labels = await table
+      .getByRole('img', { name: /^Past the .+ turnaround target$/ })
+      .evaluateAll((elements) => elements.map((element) => element.getAttribute('aria-label')));
+    expect(labels.length).toBeGreaterThan(0);
+  });
 });

@@ -100,7 +100,7 @@ describe('TurnaroundTargetsPanel', () => {
           code: 'VALIDATION_FAILED',
           message: 'per_priority.EMERGENCY: must be at most 43200 minutes (30 days)',
           details: {
-            fields: [{ field: 'per_priority.EMERGENCY', message: 'Must be at most 43200 minutes (30 days)' }],
+            fields: [{ field: 'per_priority.EMERGENCY', message: 'must be at most 43200 minutes (30 days)' }],
           },
         },
       },
@@ -108,7 +108,7 @@ describe('TurnaroundTargetsPanel', () => {
     await typeInto(byLabel(root, 'Emergency'), '50000');
     await click(byName(root, 'button', 'Save targets'));
     await waitFor(() =>
-      expect(errorOf(byLabel(root, 'Emergency'))).toBe('Must be at most 43200 minutes (30 days)'),
+      expect(errorOf(byLabel(root, 'Emergency'))).toBe('must be at most 43200 minutes (30 days)'),
     );
     expect(byLabel(root, 'Emergency').getAttribute('aria-invalid')).toBe('true');
     expect(errorOf(byLabel(root, 'Urgent'))).toBeUndefined();
