@@ -5,7 +5,7 @@ import {
   type TTurnaroundTargets,
   type TUpdateTurnaroundTargetsBody,
 } from '@ris/domain';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { errorMessage } from '../../api/api-error.ts';
 import { formatDuration } from '../../components/format-duration.ts';
@@ -14,7 +14,14 @@ import { Button } from '../../components/ui/button.tsx';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { TextField } from '../../components/ui/text-field.tsx';
 import { notify } from '../../stores/app-store.ts';
-import { homeApi, homeKeys, LOAD_TARGETS_FAILED, SAVE_TARGETS_FAILED } from '../home/home-api.ts';
+import {
+  LOAD_TARGETS_FAILED,
+  SAVE_TARGETS_FAILED,
+  turnaroundTargetKeys,
+  turnaroundTargetsApi,
+  useTurnaroundTargetsQuery,
+} from '../../api/turnaround-targets.ts';
+import { homeKeys } from '../home/home-api.ts';
 import { priorityText } from '../home/home-figures.ts';
 
 /** The form's fields: the untagged target, then one per priority tag (named as the server names them). */
@@ -60,9 +67,9 @@ function TargetsForm({ targets, isDefault }: { targets: TTurnaroundTargets; isDe
   >(() => draftOf(targets), FIELDS);
 
   const save = useMutation({
-    mutationFn: () => homeApi.saveTurnaroundTargets(bodyOf(draft)),
+    mutationFn: () => turnaroundTargetsApi.save(bodyOf(draft)),
     onSuccess: async (saved) => {
-      queryClient.setQueryData(homeKeys.turnaroundTargets(), saved);
+      queryClient.setQueryData(turnaroundTargetKeys.all, saved);
       setDraft(draftOf(saved.targets));
       notify('success', 'Turnaround targets saved');
       await queryClient.invalidateQueries({ queryKey: homeKeys.all });
@@ -148,10 +155,7 @@ function TargetsList({ targets, isDefault }: { targets: TTurnaroundTargets; isDe
  * server's validation shown on each field; facility administrators read them.
  */
 export function TurnaroundTargetsPanel({ canEdit }: { canEdit: boolean }) {
-  const query = useQuery({
-    queryKey: homeKeys.turnaroundTargets(),
-    queryFn: ({ signal }) => homeApi.turnaroundTargets(signal),
-  });
+  const query = useTurnaroundTargetsQuery();
   if (query.isPending) {
     return (
       <p role="status" className="flex items-center gap-2 text-[13px] text-fg-muted">

@@ -14,7 +14,7 @@ import { visibleColumnIds } from '../../stores/worklist-table-settings.ts';
 import { ConnectionIndicator } from '../realtime/connection-indicator.tsx';
 import { useWorklistLiveUpdates } from './live/use-worklist-live-updates.ts';
 import { useOpenItem } from '../tabs/open-tabs-bar.tsx';
-import { useTurnaroundTargets } from '../home/use-turnaround-targets.ts';
+import { useTurnaroundTargets } from '../../api/turnaround-targets.ts';
 import { useItemTags } from './item-tags.tsx';
 import { PaginationBar } from './pagination-bar.tsx';
 import { StatusTabs } from './status-tabs.tsx';
