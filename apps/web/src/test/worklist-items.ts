@@ -14,6 +14,7 @@ export function buildItem(n: number, patch: Partial<TWorklistItem> = {}): TWorkl
     accession_number: `SM0000000${n}`,
     patient_name: `Patient ${n}`,
     patient_id: `P${n}`,
+    patient_fk: `10000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
     patient_sex: 'F',
     patient_birth_date: '1980-01-01',
     modality: 'CT',

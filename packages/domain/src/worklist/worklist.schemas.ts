@@ -138,6 +138,8 @@ export const ZWorklistItemFacts = z.object({
   accession_number: z.string(),
   patient_name: z.string(),
   patient_id: z.string(),
+  /** The patient record (GET /user/patients, the report finder's patient_id: their other studies). */
+  patient_fk: ZUuid,
   patient_sex: z.string().nullable(),
   patient_birth_date: z.string().nullable(),
   modality: z.string().nullable(),

@@ -351,7 +351,8 @@ suite('API fuzz (every OpenAPI operation, fixed seed)', () => {
     }
     expect([...failures.entries()].map(([key, example]) => `${key}\n    e.g. ${example}`)).toEqual([]);
     expect(sent).toBeGreaterThan(1_000);
-    expect(sent).toBeLessThan(5_000);
+    // About 40 requests an operation: the bound grows with the API (issue 16's routes passed 5,000).
+    expect(sent).toBeLessThan(8_000);
     // Thousands of requests one after the other: bounded in count, not in the machine's speed.
   }, 300_000);
 });

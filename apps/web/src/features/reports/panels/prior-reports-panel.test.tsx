@@ -4,12 +4,10 @@ import { settingsStore } from '../../../stores/settings-store.ts';
 import { buildHit, hitPage } from '../../../test/report-search.ts';
 import { click, waitFor, type Rendered } from '../../../test/dom.tsx';
 import { fakeApi, renderRoutes, type RecordedRequest } from '../../templates/test-app.tsx';
-import { PriorReportsPanel, patientIdOf } from './prior-reports-panel.tsx';
+import { PriorReportsPanel } from './prior-reports-panel.tsx';
 
-const FACILITY_ID = '00000000-0000-4000-8000-0000000000f1';
 const PATIENT = '00000000-0000-4000-8000-0000000000d1';
-const OTHER_PATIENT = '00000000-0000-4000-8000-0000000000d2';
-const study = { id: buildHit(9).study_id, patient_id: 'MRN-7', facility_fk: FACILITY_ID };
+const study = { id: buildHit(9).study_id, patient_fk: PATIENT };
 
 let view: (Rendered & { location: () => string }) | null = null;
 beforeEach(() => settingsStore.getState().reset());
@@ -26,25 +24,6 @@ function searches(requests: RecordedRequest[]): URLSearchParams[] {
     .map((request) => new URL(request.path, 'http://localhost').searchParams);
 }
 
-describe('patientIdOf', () => {
-  it("takes the study's own report, else the one record with exactly its identifier at its facility", () => {
-    const own = buildHit(9, { patient_id: PATIENT, patient_identifier: 'MRN-7' });
-    const lookalike = buildHit(1, { patient_id: OTHER_PATIENT, patient_identifier: 'MRN-77' });
-    expect(patientIdOf(study, [lookalike, own])).toBe(PATIENT);
-    const prior = buildHit(2, { patient_id: PATIENT, patient_identifier: 'mrn-7' });
-    expect(patientIdOf(study, [lookalike, prior])).toBe(PATIENT);
-    const elsewhere = buildHit(3, {
-      patient_id: OTHER_PATIENT,
-      patient_identifier: 'MRN-7',
-      facility_id: '00000000-0000-4000-8000-0000000000f2',
-    });
-    expect(patientIdOf(study, [lookalike, elsewhere])).toBeNull();
-    const twin = buildHit(4, { patient_id: OTHER_PATIENT, patient_identifier: 'MRN-7' });
-    expect(patientIdOf(study, [prior, twin])).toBeNull();
-    expect(patientIdOf(study, [])).toBeNull();
-  });
-});
-
 describe('PriorReportsPanel', () => {
   it("lists the patient's other reports newest first, as the server orders them, and opens one in a tab", async () => {
     const newer = buildHit(2, {
@@ -57,14 +36,6 @@ describe('PriorReportsPanel', () => {
       const params = new URL(request.path, 'http://localhost').searchParams;
       if (params.get('patient_id') === PATIENT)
         return { status: 200, body: hitPage([newer, older], { limit: 5 }) };
-      if (params.get('search') === 'MRN-7')
-        return {
-          status: 200,
-          body: hitPage([
-            buildHit(1, { patient_id: OTHER_PATIENT, patient_identifier: 'MRN-77' }),
-            buildHit(9, { patient_id: PATIENT, patient_identifier: 'MRN-7' }),
-          ]),
-        };
       return { status: 404, body: { error: { code: 'NOT_FOUND', message: request.path } } };
     });
     view = await renderRoutes(
@@ -76,8 +47,9 @@ describe('PriorReportsPanel', () => {
       expect(found).toHaveLength(2);
       return found;
     });
-    const [lookup, priors] = searches(requests);
-    expect(lookup?.getAll('facility_ids')).toEqual([FACILITY_ID]);
+    // One search: the study carries its patient record (patient_fk).
+    const [priors, ...others] = searches(requests);
+    expect(others).toHaveLength(0);
     expect(priors?.get('patient_id')).toBe(PATIENT);
     expect(priors?.get('exclude_study_id')).toBe(study.id);
     expect(priors?.get('sort_by')).toBe('date');
@@ -100,7 +72,7 @@ describe('PriorReportsPanel', () => {
     expect(settingsStore.getState().tabs.map((tab) => tab.id)).toEqual([newer.study_id]);
   });
 
-  it('says there are none, without a second search, when no report of the patient is found', async () => {
+  it('says there are none when the patient has no other report', async () => {
     const { requests } = fakeApi(() => ({ status: 200, body: hitPage([]) }));
     view = await renderRoutes([{ path: '/', element: <PriorReportsPanel study={study} /> }], '/');
     await waitFor(() => expect(document.body.textContent).toContain('No prior reports of this patient.'));

@@ -1,55 +1,19 @@
-import { MAX_PAGE_LIMIT, label, type TReportSearchHit, type TWorklistItem } from '@ris/domain';
-import { useQuery } from '@tanstack/react-query';
+import { label, type TReportSearchHit, type TWorklistItem } from '@ris/domain';
 import { Download, History } from 'lucide-react';
 import { useId } from 'react';
-import { errorMessage } from '../../../api/api-error.ts';
-import type { QueryParams } from '../../../api/query-string.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
-import { reportFinderApi, reportFinderKeys } from '../../report-finder/report-finder-api.ts';
 import { buildPriorsParams } from '../../report-finder/report-finder-query.ts';
 import { HitDate, useStoredPdfDownload } from '../../report-finder/report-finder-results.tsx';
 import { ReportSnippet } from '../../report-finder/report-snippet.tsx';
-import { SEARCH_FAILED, usePagedReportSearch } from '../../report-finder/use-report-search.ts';
+import { usePagedReportSearch } from '../../report-finder/use-report-search.ts';
 import { useOpenItem } from '../../tabs/open-tabs-bar.tsx';
 import { PaginationBar } from '../../worklist/pagination-bar.tsx';
 
 /** Priors listed at a time (newest first). */
 export const PRIORS_PAGE_SIZE = 5;
 
-type TStudyOfPriors = Pick<TWorklistItem, 'id' | 'patient_id' | 'facility_fk'>;
-
-/** The report search that finds the patient's record: their identifier at the study's facility. */
-export function patientLookupParams(study: TStudyOfPriors): QueryParams {
-  return {
-    search: study.patient_id.trim(),
-    facility_ids: [study.facility_fk],
-    date_range_type: 'CUSTOM',
-    sort_by: 'date',
-    limit: MAX_PAGE_LIMIT,
-    offset: 0,
-  };
-}
-
-/**
- * The patient record (its id) of a study, from the reports found by its patient identifier at its
- * facility: this study's own report names it; else the reports of exactly that identifier there.
- * Null when none is found (no report of this patient yet) or the identifier is blank.
- */
-export function patientIdOf(study: TStudyOfPriors, hits: readonly TReportSearchHit[]): string | null {
-  const own = hits.find((hit) => hit.study_id === study.id);
-  if (own) return own.patient_id;
-  const identifier = study.patient_id.trim().toLowerCase();
-  const same = new Set(
-    hits
-      .filter(
-        (hit) =>
-          hit.facility_id === study.facility_fk && hit.patient_identifier.trim().toLowerCase() === identifier,
-      )
-      .map((hit) => hit.patient_id),
-  );
-  return same.size === 1 ? ([...same][0] ?? null) : null;
-}
+type TStudyOfPriors = Pick<TWorklistItem, 'id' | 'patient_fk'>;
 
 function PriorItem({
   hit,
@@ -109,24 +73,12 @@ export function PriorReportsPanel({ study }: { study: TStudyOfPriors }) {
   const titleId = useId();
   const openItem = useOpenItem();
   const pdf = useStoredPdfDownload();
-  const hasIdentifier = study.patient_id.trim() !== '';
-  const lookupParams = patientLookupParams(study);
-  const lookup = useQuery({
-    queryKey: reportFinderKeys.search(lookupParams),
-    queryFn: ({ signal }) => reportFinderApi.search(lookupParams, signal),
-    enabled: hasIdentifier,
-    staleTime: 60_000,
-  });
-  const patientId = lookup.data ? patientIdOf(study, lookup.data.items) : null;
   const priors = usePagedReportSearch(
-    buildPriorsParams({ patientId: patientId ?? '', studyId: study.id }),
+    buildPriorsParams({ patientId: study.patient_fk, studyId: study.id }),
     PRIORS_PAGE_SIZE,
-    patientId !== null,
+    true,
   );
-
-  const loading = (hasIdentifier && lookup.isPending) || priors.isLoading;
-  const error = lookup.isError ? errorMessage(lookup.error, SEARCH_FAILED) : priors.error;
-  const items = patientId ? priors.page.items : [];
+  const items = priors.page.items;
 
   return (
     <section aria-labelledby={titleId} className="rounded-lg border border-line bg-surface px-5 py-3">
@@ -135,15 +87,15 @@ export function PriorReportsPanel({ study }: { study: TStudyOfPriors }) {
         className="flex items-center gap-1.5 text-[11px] font-medium tracking-wide text-fg-subtle uppercase"
       >
         <History aria-hidden="true" className="size-3.5" />
-        Prior reports{patientId && priors.page.total > 0 ? ` (${priors.page.total})` : ''}
+        Prior reports{priors.page.total > 0 ? ` (${priors.page.total})` : ''}
       </h2>
-      {loading ? (
+      {priors.isLoading ? (
         <p role="status" className="mt-1.5 flex items-center gap-2 text-[12px] text-fg-muted">
           <Spinner /> Looking for prior reports…
         </p>
-      ) : error ? (
+      ) : priors.error ? (
         <p role="alert" className="mt-1.5 text-[12px] text-danger">
-          {error}
+          {priors.error}
         </p>
       ) : items.length === 0 ? (
         <p className="mt-1.5 text-[12px] text-fg-subtle">No prior reports of this patient.</p>
