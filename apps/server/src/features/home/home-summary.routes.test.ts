@@ -2,7 +2,7 @@ import type { THomeSummary, THomeTurnaroundRow } from '@ris/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenFor } from '../../test/auth-helpers.ts';
 import { startTestServer, type TTestServer } from '../../test/test-server.ts';
-import { buildHomeWorld, NOW, type THomeWorld } from './home-test-world.ts';
+import { buildHomeWorld, NOW, type THomeWorld } from '../../test/home-world.ts';
 
 let server: TTestServer;
 let w: THomeWorld;

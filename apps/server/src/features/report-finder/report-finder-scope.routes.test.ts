@@ -9,7 +9,7 @@ import {
   NOW,
   searchAs,
   type TFinderWorld,
-} from './report-finder-test-helpers.ts';
+} from '../../test/report-finder-world.ts';
 
 let server: TTestServer;
 let world: TFinderWorld;

@@ -2,9 +2,9 @@
 // facilities, a user of every role, open and final studies with known turnarounds, and organisation B
 // whose studies must never be counted for A. The figures the tests expect are computed in comments.
 import type { TPriorityTag, TStudyStatus } from '@ris/domain';
-import type { TDb } from '../../db/client.ts';
-import * as t from '../../db/schema/index.ts';
-import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../test/factories.ts';
+import type { TDb } from '../db/client.ts';
+import * as t from '../db/schema/index.ts';
+import { buildFacility, buildOrganisation, buildStudy, buildUser } from './factories.ts';
 
 export const NOW = new Date('2026-11-26T12:00:00.000Z');
 

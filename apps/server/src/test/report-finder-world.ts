@@ -1,8 +1,8 @@
 // The report finder's test world: one organisation with two facilities, its staff, a referring
 // physician, reports whose words the tests search for, and another organisation's look-alike report.
 import type { TReportSearchResponse } from '@ris/domain';
-import * as t from '../../db/schema/index.ts';
-import { tokenFor } from '../../test/auth-helpers.ts';
+import * as t from '../db/schema/index.ts';
+import { tokenFor } from './auth-helpers.ts';
 import {
   buildFacility,
   buildOrganisation,
@@ -10,8 +10,8 @@ import {
   buildReport,
   buildStudy,
   buildUser,
-} from '../../test/factories.ts';
-import type { TTestResponse, TTestServer } from '../../test/test-server.ts';
+} from './factories.ts';
+import type { TTestResponse, TTestServer } from './test-server.ts';
 
 export const NOW = new Date('2026-11-19T12:00:00Z');
 const HOUR = 3_600_000;
