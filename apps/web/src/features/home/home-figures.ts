@@ -7,6 +7,7 @@ import {
   type THomeWaitingCount,
   type THomeWorkload,
   type TPriorityTag,
+  priorityTagLabel,
 } from '@ris/domain';
 import type { TChartRow } from './chart-data.ts';
 
@@ -16,7 +17,7 @@ import type { TChartRow } from './chart-data.ts';
  */
 export function priorityText(tag: TPriorityTag | null): string {
   if (tag === null) return 'Untagged';
-  return tag.length <= 3 ? tag : label(tag);
+  return priorityTagLabel(tag);
 }
 
 /** Waiting studies per status over all the caller's facilities, in the statuses' order. */

@@ -1,4 +1,4 @@
-import { FALLBACK_ERROR_MESSAGES, MODALITIES, PRIORITY_TAGS, label } from '@ris/domain';
+import { FALLBACK_ERROR_MESSAGES, MODALITIES, PRIORITY_TAGS, priorityTagLabel } from '@ris/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { UserPlus, UserSearch } from 'lucide-react';
 import { useId, useMemo, useState, type FormEvent } from 'react';
@@ -300,7 +300,7 @@ export function CreateOrderDialog({ open, onOpenChange }: CreateOrderDialogProps
               <option value="">None</option>
               {PRIORITY_TAGS.map((tag) => (
                 <option key={tag} value={tag}>
-                  {label(tag)}
+                  {priorityTagLabel(tag)}
                 </option>
               ))}
             </Select>

@@ -21,6 +21,7 @@ import {
   type TStatusGroup,
   type TViewer,
   type TWorklistSortField,
+  priorityTagLabel,
 } from '@ris/domain';
 import { useId, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button.tsx';
@@ -280,7 +281,7 @@ export function PreferencesForm({ userId, className }: PreferencesFormProps) {
                 onChange={(event) => togglePriority(tag, event.target.checked)}
                 className="size-3.5 accent-(--color-accent)"
               />
-              {label(tag)}
+              {priorityTagLabel(tag)}
             </label>
           ))}
           <span className="text-[11px] text-fg-subtle">(none: all)</span>

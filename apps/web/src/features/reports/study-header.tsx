@@ -1,4 +1,4 @@
-import { formatElapsedSince, label, type TWorklistItem } from '@ris/domain';
+import { formatElapsedSince, label, type TWorklistItem, priorityTagLabel } from '@ris/domain';
 import { format } from 'date-fns/format';
 import { Eye } from 'lucide-react';
 import { Button } from '../../components/ui/button.tsx';
@@ -15,11 +15,6 @@ export function formatDate(value: string | null, pattern: string): string | null
   if (!value) return null;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? null : format(date, pattern);
-}
-
-/** A priority tag as people say it: acronyms (MLC) stay as they are, the rest title-cased. */
-function priorityText(tag: string): string {
-  return tag.length <= 3 ? tag : label(tag);
 }
 
 function Fact({
@@ -118,7 +113,7 @@ export function StudyHeader({ item }: { item: TWorklistItem }) {
         <Fact term="Facility" value={item.facility} />
         <Fact term="Radiologist" value={item.last_assigned_user_display_name} />
         <Fact term="Referring physician" value={item.referring_physician} />
-        <Fact term="Priority" value={item.priority_tag ? priorityText(item.priority_tag) : null} />
+        <Fact term="Priority" value={item.priority_tag ? priorityTagLabel(item.priority_tag) : null} />
         <Fact term="Series / images" value={`${item.series_count} / ${item.instance_count}`} />
         <Fact term="Body part" value={item.body_part} />
       </dl>

@@ -2,7 +2,7 @@ import * as Menu from '@radix-ui/react-dropdown-menu';
 import {
   FALLBACK_ERROR_MESSAGES,
   PRIORITY_TAGS,
-  label,
+  priorityTagLabel,
   type TPriorityTag,
   type TWorklistItem,
   type TWorklistItemAbilities,
@@ -65,7 +65,9 @@ export function BulkActions({ selected, onDone }: BulkActionsProps) {
   const unassign = (): void =>
     update(async () => bulkOutcome('Unassigned', await worklistApi.unassignRadiologist(ids)));
   const setPriority = (tag: TPriorityTag): void =>
-    update(async () => bulkOutcome(`Marked ${label(tag)}:`, await worklistApi.assignPriority(ids, tag)));
+    update(async () =>
+      bulkOutcome(`Marked ${priorityTagLabel(tag)}:`, await worklistApi.assignPriority(ids, tag)),
+    );
   const clearPriority = (): void =>
     update(async () => bulkOutcome('Cleared the priority of', await worklistApi.unassignPriority(ids)));
   const remove = (): void =>
@@ -135,7 +137,7 @@ export function BulkActions({ selected, onDone }: BulkActionsProps) {
             <Menu.Content align="start" sideOffset={4} className={menuContentClassName}>
               {PRIORITY_TAGS.map((tag) => (
                 <Menu.Item key={tag} className={menuItemClassName} onSelect={() => setPriority(tag)}>
-                  {label(tag)}
+                  {priorityTagLabel(tag)}
                 </Menu.Item>
               ))}
               <Menu.Separator className="my-1 h-px bg-line" />

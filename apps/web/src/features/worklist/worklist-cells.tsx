@@ -4,6 +4,7 @@ import {
   formatElapsedSince,
   type TPriorityTag,
   type TWorklistItem,
+  priorityTagLabel,
 } from '@ris/domain';
 import { Clock } from 'lucide-react';
 import { formatDuration } from '../../components/format-duration.ts';
@@ -31,7 +32,7 @@ export function PriorityBadge({ tag }: { tag: TPriorityTag }) {
         urgent ? 'bg-danger-soft text-danger' : 'bg-surface-hover text-fg-muted',
       )}
     >
-      {label(tag)}
+      {priorityTagLabel(tag)}
     </span>
   );
 }

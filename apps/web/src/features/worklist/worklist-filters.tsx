@@ -9,6 +9,7 @@ import {
   type TModality,
   type TPriorityTag,
   type TStudyStatus,
+  priorityTagLabel,
 } from '@ris/domain';
 import { useQuery } from '@tanstack/react-query';
 import { RotateCcw, Search } from 'lucide-react';
@@ -212,7 +213,7 @@ export function WorklistFilters({ filters, onChange, onReset, compact = false }:
       />
       <MultiSelect
         label="Priority"
-        options={PRIORITY_TAGS.map((tag) => ({ value: tag, label: label(tag) }))}
+        options={PRIORITY_TAGS.map((tag) => ({ value: tag, label: priorityTagLabel(tag) }))}
         selected={filters.priority_tags}
         onChange={(priority_tags) => onChange({ priority_tags: priority_tags as TPriorityTag[] })}
       />
