@@ -197,15 +197,7 @@ export const studies = pgTable(
     // Home (features/home): the open studies (not FINAL or DELETED, a small share of all) for the
     // waiting counts, unassigned by priority, workload and breaches, read from the index alone.
     index('studies_open_organisation_created_idx')
-      .on(
-        t.organisationId,
-        t.createdAt,
-        t.id,
-        t.facilityId,
-        t.status,
-        t.priorityTag,
-        t.lastAssignedUserId,
-      )
+      .on(t.organisationId, t.createdAt, t.id, t.facilityId, t.status, t.priorityTag, t.lastAssignedUserId)
       .where(sql`${t.status} not in ('FINAL', 'DELETED')`),
     // - the breach job's candidates: open studies not notified yet (they leave once notified)
     index('studies_turnaround_unnotified_idx')
