@@ -111,6 +111,9 @@ export async function startE2eServer(options: TE2eServerOptions = {}): Promise<T
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       RIS_SEED_DEMO: 'false',
+      // No turnaround-breach passes unless a spec asks: a pass would notify people about the demo's
+      // overdue studies at a moment no spec controls (a spec that counts notifications then fails).
+      TURNAROUND_BREACH_INTERVAL_SECONDS: '0',
       ...(database ? { DATABASE_URL: database.url } : {}),
       ...env,
     },

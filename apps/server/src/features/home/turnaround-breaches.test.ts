@@ -47,6 +47,7 @@ async function world() {
     });
   return {
     users,
+    facility: f1,
     overdue: await study('ASSIGNED', '2026-11-26T10:00:00Z'), // due 11:00
     notYet: await study('ASSIGNED', '2026-11-26T11:30:00Z'), // due 12:30
     final: await study('FINAL', '2026-11-20T10:00:00Z'),
@@ -102,6 +103,28 @@ describe('turnaround breach notifications', () => {
     await notifyTurnaroundBreaches(server.db, server.app.events, later);
     expect((await notificationsOf(w.notYet.id)).length).toBe(3);
     expect(await notificationsOf(w.final.id)).toEqual([]);
+  });
+
+  it('marks a breach older than an hour without notifying (the history a first pass finds)', async () => {
+    const w = await world();
+    // Past its target since 20 November (EMERGENCY: 1 h): old news, marked, told to nobody.
+    const old = await buildStudy(server.db, {
+      facility: w.facility,
+      status: 'ASSIGNED',
+      priorityTag: 'EMERGENCY',
+      lastAssignedUserId: w.users.radiologist.id,
+      createdAt: new Date('2026-11-20T10:00:00Z'),
+    });
+    announced.length = 0;
+    await notifyTurnaroundBreaches(server.db, server.app.events, NOW);
+    expect(await notificationsOf(old.id)).toEqual([]);
+    const [marked] = await server.db
+      .select({ at: t.studies.turnaroundBreachNotifiedAt })
+      .from(t.studies)
+      .where(eq(t.studies.id, old.id));
+    expect(marked?.at?.toISOString()).toBe(NOW.toISOString());
+    // The one that passed its target at 11:00 (an hour ago) is still news.
+    expect((await notificationsOf(w.overdue.id)).length).toBe(3);
   });
 
   it('two concurrent first passes notify each overdue study exactly once', async () => {

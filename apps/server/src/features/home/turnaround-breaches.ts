@@ -14,11 +14,19 @@ import {
   insertNotifications,
   type TCreatedNotification,
 } from '../notifications/create-notifications.ts';
-import { loadTurnaroundTargets, overdueSql } from './turnaround-targets.ts';
+import { dueAtSql, loadTurnaroundTargets, overdueSql } from './turnaround-targets.ts';
 
 export const TURNAROUND_BREACH_QUEUE = 'home.turnaround-breaches';
 /** Most studies one organisation's pass marks (the rest wait for the next pass). */
 const BATCH_SIZE = 500;
+
+/**
+ * A breach is news for this long after the study passed its target: a pass runs every minute, so a
+ * study crossing its target is told about within a minute. Older breaches (the archive's history when
+ * the job first runs, a demo's old studies, days of downtime) are marked without a notification: a
+ * flood of old news would bury the new, and the home screen lists every breach anyway.
+ */
+export const BREACH_NEWS_MS = 60 * 60 * 1000;
 
 type TBreachedStudy = {
   id: string;
@@ -29,6 +37,8 @@ type TBreachedStudy = {
   study_description: string | null;
   priority_tag: string | null;
   created_at: Date | string;
+  /** Passed its target within BREACH_NEWS_MS (else marked without a notification). */
+  news: boolean;
 };
 
 export type TBreachPass = {
@@ -65,10 +75,12 @@ async function notifyOrganisation(db: TDb, organisationId: string, now: Date): P
             order by "studies"."created_at" limit ${BATCH_SIZE} for update skip locked)
           and studies.turnaround_breach_notified_at is null
         returning studies.id, studies.organisation_id, studies.facility_id, studies.last_assigned_user_id,
-          studies.patient_name, studies.study_description, studies.priority_tag, studies.created_at`,
+          studies.patient_name, studies.study_description, studies.priority_tag, studies.created_at,
+          ${dueAtSql(targets)} >= ${new Date(now.getTime() - BREACH_NEWS_MS).toISOString()}::timestamptz as news`,
     );
     const notifications: TCreatedNotification[] = [];
     for (const study of marked) {
+      if (!study.news) continue;
       const label = [study.patient_name, study.study_description].filter(Boolean).join(' — ');
       const created = await insertNotifications(tx, {
         organisationId,
