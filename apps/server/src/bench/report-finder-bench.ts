@@ -11,7 +11,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TReportSearchResponse } from '@ris/domain';
 import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../app.ts';
 import { issueSession } from '../auth/sign-in.ts';
 import { loadConfig } from '../config.ts';
@@ -22,45 +21,19 @@ import { users } from '../db/schema/index.ts';
 import { LocalDiskBlobStore } from '../files/local-disk-store.ts';
 import { generateReports } from './report-finder-bench-data.ts';
 import { generateWorklistData, loadedBenchIds } from './worklist-bench-data.ts';
+import { adminStatement, benchDatabaseName, databaseExists, percentile } from './bench-support.ts';
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const REPORTS = Number(process.env.BENCH_REPORTS ?? 1_000_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 /** Single-row saves timed per table for the write cost. */
 const WRITES = Number(process.env.BENCH_WRITES ?? 2_000);
-const DB_NAME = process.env.BENCH_DB_NAME ?? 'ris_bench_reports';
-if (!/^[a-z_][a-z0-9_]*$/.test(DB_NAME) || DB_NAME === 'postgres')
-  throw new Error(`BENCH_DB_NAME must be a plain identifier other than postgres: ${DB_NAME}`);
+const DB_NAME = benchDatabaseName('ris_bench_reports');
 const TOKEN_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 
 if (!baseUrl) {
   process.stdout.write('\nReport finder benchmark skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL.\n');
   process.exit(0);
-}
-
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-async function databaseExists(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  try {
-    return (await client.query('select 1 from pg_database where datname = $1', [DB_NAME])).rowCount === 1;
-  } finally {
-    await client.end();
-  }
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
 const ms = (value: number) => value.toFixed(2).padStart(8);
@@ -111,10 +84,10 @@ async function writeCost(db: TDb): Promise<{ plain: number[]; searchable: number
 const dbUrl = new URL(baseUrl);
 dbUrl.pathname = `/${DB_NAME}`;
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ris-report-finder-bench-'));
-const reuse = process.env.BENCH_REUSE_DB === '1' && (await databaseExists());
+const reuse = process.env.BENCH_REUSE_DB === '1' && (await databaseExists(baseUrl, DB_NAME));
 if (!reuse) {
-  await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${DB_NAME}`);
+  await adminStatement(baseUrl, `DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  await adminStatement(baseUrl, `CREATE DATABASE ${DB_NAME}`);
 }
 const database = await openDatabase({ kind: 'postgres', url: dbUrl.toString(), poolSize: 10 });
 const out = process.stdout;
@@ -240,5 +213,6 @@ try {
 } finally {
   await database.close();
   await rm(dataDir, { recursive: true, force: true });
-  if (process.env.BENCH_KEEP_DB !== '1') await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  if (process.env.BENCH_KEEP_DB !== '1')
+    await adminStatement(baseUrl, `DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
 }

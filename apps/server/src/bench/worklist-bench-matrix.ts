@@ -14,6 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import type { WorklistCountCache } from '../features/worklist/list/worklist-count-cache.ts';
+import { percentile } from './bench-support.ts';
 import { explain, statementsOf, type TExplained } from './worklist-bench-explain.ts';
 import { cpuMs, cpuSpent } from './worklist-bench-http.ts';
 
@@ -69,11 +70,6 @@ export type TMatrixRow = {
   /** EXPLAIN of what the list and the counts ran (BENCH_MATRIX_EXPLAIN=1, cache-off modes). */
   plans?: { list: TExplained[]; count: TExplained[] };
 };
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-}
 
 function isoDay(at: Date): string {
   return at.toISOString().slice(0, 10);

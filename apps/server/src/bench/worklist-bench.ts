@@ -14,7 +14,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../app.ts';
 import { issueSession } from '../auth/sign-in.ts';
 import { loadConfig } from '../config.ts';
@@ -34,6 +33,7 @@ import {
   runLoad,
   startBenchServer,
 } from './worklist-bench-http.ts';
+import { adminStatement, benchDatabaseName, databaseExists, percentile } from './bench-support.ts';
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const STUDIES = Number(process.env.BENCH_STUDIES ?? 1_000_000);
@@ -42,9 +42,7 @@ const HTTP_SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 6);
 const HTTP_CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 32);
 /** Study changes per second made through the API during the "with writes" throughput rows. */
 const HTTP_WRITES_PER_SECOND = Number(process.env.BENCH_HTTP_WRITES_PER_SECOND ?? 10);
-const DB_NAME = process.env.BENCH_DB_NAME ?? 'ris_bench_worklist';
-if (!/^[a-z_][a-z0-9_]*$/.test(DB_NAME))
-  throw new Error(`BENCH_DB_NAME must be a plain identifier: ${DB_NAME}`);
+const DB_NAME = benchDatabaseName('ris_bench_worklist');
 const TOKEN_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 
 if (!baseUrl) {
@@ -52,39 +50,13 @@ if (!baseUrl) {
   process.exit(0);
 }
 
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-}
-
-async function databaseExists(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  try {
-    const result = await client.query('select 1 from pg_database where datname = $1', [DB_NAME]);
-    return result.rowCount === 1;
-  } finally {
-    await client.end();
-  }
-}
-
 const dbUrl = new URL(baseUrl);
 dbUrl.pathname = `/${DB_NAME}`;
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ris-worklist-bench-'));
-const reuse = process.env.BENCH_REUSE_DB === '1' && (await databaseExists());
+const reuse = process.env.BENCH_REUSE_DB === '1' && (await databaseExists(baseUrl, DB_NAME));
 if (!reuse) {
-  await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${DB_NAME}`);
+  await adminStatement(baseUrl, `DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  await adminStatement(baseUrl, `CREATE DATABASE ${DB_NAME}`);
 }
 const database = await openDatabase({ kind: 'postgres', url: dbUrl.toString(), poolSize: 10 });
 try {
@@ -371,5 +343,6 @@ try {
 } finally {
   await database.close();
   await rm(dataDir, { recursive: true, force: true });
-  if (process.env.BENCH_KEEP_DB !== '1') await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  if (process.env.BENCH_KEEP_DB !== '1')
+    await adminStatement(baseUrl, `DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
 }

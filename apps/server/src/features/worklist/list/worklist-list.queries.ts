@@ -127,8 +127,10 @@ export async function listWorklistJson(
   const column = SORT_COLUMNS[query.sort_by];
   const limits = sql`limit ${query.limit} offset ${query.offset}`;
   // The matches (id and sort key only), collected once; the page is sorted from them.
-  const matches = sql`with matches as materialized (select "studies"."id", ${sql.raw(`"studies"."${column}"`)} as sort_key from studies where ${where}) `;
-  const collectedPage = sql`select studies.* from (select id, sort_key from matches ${sql.raw(`order by sort_key ${direction}, id ${direction}`)} ${limits}) p join studies on studies.id = p.id`;
+  const matchesSql = sql`select "studies"."id", ${sql.raw(`"studies"."${column}"`)} as sort_key from studies where ${where}`;
+  const matchOrder = sql.raw(`order by sort_key ${direction}, id ${direction}`);
+  const matches = sql`with matches as materialized (${matchesSql}) `;
+  const collectedPage = sql`select studies.* from (select id, sort_key from matches ${matchOrder} ${limits}) p join studies on studies.id = p.id`;
   const itemsSql = (pageSql: SQL, extra: SQL) =>
     // The items in order: the subquery keeps its ORDER BY (a sorted subquery is not flattened, and
     // the outer query neither joins nor sorts).
@@ -181,13 +183,11 @@ export async function listWorklistJson(
     known === undefined && options.edges
       ? windowEdgesSql(database, criteria, criteria.statuses)
       : sql`null::float8 as first_from, null::float8 as next_to`;
-  const sortKey = sql.raw(`"studies"."${column}"`);
   const order = sql.raw(`order by studies.${column} ${direction}, studies.id ${direction}`);
   const ids = sql`case
       when t.total = 0 or ${query.offset} >= t.total then '{}'::uuid[]
       when t.total <= ${sql.raw(String(COLLECT_AT_MOST))} then array(
-        with m as materialized (select "studies"."id", ${sortKey} as sort_key from studies where ${where})
-        select id from m ${sql.raw(`order by sort_key ${direction}, id ${direction}`)} ${limits})
+        with m as materialized (${matchesSql}) select id from m ${matchOrder} ${limits})
       else array(select "studies"."id" from studies where ${where} ${order} ${limits})
     end`;
   // The page's ids first, then their rows by primary key: where an index holds every filtered column,
