@@ -58,3 +58,4 @@ export * from './pacs/sync.ts';
 export * from './report-finder/report-finder.schemas.ts';
 export * from './home/turnaround.ts';
 export * from './home/home.schemas.ts';
+export * from './dictation/dictation.schemas.ts';
