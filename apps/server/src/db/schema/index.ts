@@ -12,6 +12,7 @@ export * from './patients.ts';
 export * from './preferences.ts';
 export * from './relations.ts';
 export * from './reports.ts';
+export * from './speech-language-models.ts';
 export * from './studies.ts';
 export * from './study-counts.ts';
 export * from './tags.ts';
