@@ -2,6 +2,7 @@
 export * from './audit.ts';
 export * from './auth.ts';
 export * from './columns.ts';
+export * from './dictation.ts';
 export * from './enums.ts';
 export * from './files.ts';
 export * from './jobs.ts';
