@@ -59,3 +59,4 @@ export * from './report-finder/report-finder.schemas.ts';
 export * from './home/turnaround.ts';
 export * from './home/home.schemas.ts';
 export * from './dictation/dictation.schemas.ts';
+export * from './dictation/dictation-grammar.ts';
