@@ -40,6 +40,8 @@ import { dicomRoutes } from './features/dicom/dicom.routes.ts';
 import { dicomZipRoutes } from './features/dicom/dicom-zip.routes.ts';
 import { archiveRoutes } from './features/pacs/archives/archives.routes.ts';
 import { deliveryJobHandlers, messageIdDomainOf } from './features/comm/delivery-jobs.ts';
+import { LANGUAGE_MODEL_QUEUE, languageModelJobHandler } from './features/dictation/language-model/language-model.ts';
+import { watchVocabulary } from './features/dictation/language-model/watch-vocabulary.ts';
 import { populateRoutes } from './features/pacs/sync/populate.routes.ts';
 import { ensureSyncChains, pacsSyncHandler, PACS_SYNC_QUEUE } from './features/pacs/sync/sync-jobs.ts';
 import { homeRoutes } from './features/home/home.routes.ts';
@@ -161,7 +163,11 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
       now: () => deps.clock?.() ?? new Date(),
       intervalSeconds: config.jobs.turnaroundBreachIntervalSeconds,
     }),
+    // The offline speech engine's organisation language models (features/dictation/language-model).
+    [LANGUAGE_MODEL_QUEUE]: languageModelJobHandler(deps.database.db),
   });
+  // Templates or macros changed: their organisation's language model is rebuilt (debounced).
+  watchVocabulary(app);
   // Archives whose chain of sync jobs is missing (first start, restored database) get one.
   if (config.jobs.enabled)
     app.addHook('onReady', async () => {

@@ -52,6 +52,11 @@ export type TDomainEventMap = {
     status: TReportStatus;
     version: number;
   };
+  /**
+   * Templates or macros of an organisation were saved or deleted: words dictation should know
+   * (the offline engine's language model is rebuilt, features/dictation/language-model).
+   */
+  'vocabulary.changed': { organisationId: string; source: 'templates' | 'macros' };
 };
 
 export type TDomainEventName = keyof TDomainEventMap;

@@ -50,6 +50,7 @@ export const macroRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const scope = await loadScope(db, requirePrincipal(request));
       const { macro, owner } = await createMacro(db, scope, request.body);
+      app.events.emit('vocabulary.changed', { organisationId: scope.organisationId, source: 'macros' });
       return reply.status(201).send(presentMacro(macro, owner, scope.principal));
     },
   );
@@ -69,6 +70,7 @@ export const macroRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const scope = await loadScope(db, requirePrincipal(request));
       const { macro, owner } = await updateMacro(db, scope, request.params.id, request.body);
+      app.events.emit('vocabulary.changed', { organisationId: scope.organisationId, source: 'macros' });
       return presentMacro(macro, owner, scope.principal);
     },
   );
@@ -87,6 +89,7 @@ export const macroRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const scope = await loadScope(db, requirePrincipal(request));
       await deleteMacro(db, scope, request.params.id);
+      app.events.emit('vocabulary.changed', { organisationId: scope.organisationId, source: 'macros' });
       return { id: request.params.id, deleted: true as const };
     },
   );

@@ -86,6 +86,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
       const scope = await loadScope(db, requirePrincipal(request));
       assertActingAs(scope.principal, request.body.by_user_id);
       const { row, created } = await saveTemplate(db, scope, request.body);
+      app.events.emit('vocabulary.changed', { organisationId: scope.organisationId, source: 'templates' });
       return reply
         .status(created ? 201 : 200)
         .send(presentTemplate(row, await creatorName(db, row), scope.principal));
@@ -106,6 +107,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const scope = await loadScope(db, requirePrincipal(request));
       await deleteTemplate(db, scope, request.params.id);
+      app.events.emit('vocabulary.changed', { organisationId: scope.organisationId, source: 'templates' });
       return { id: request.params.id, deleted: true as const };
     },
   );
