@@ -4,7 +4,7 @@ import Collaboration from '@tiptap/extension-collaboration';
 import CollaborationCaret from '@tiptap/extension-collaboration-caret';
 import { EditorContent, useEditor } from '@tiptap/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { BookOpenText, Images, TextCursorInput, Users, X } from 'lucide-react';
+import { AudioLines, BookOpenText, Images, TextCursorInput, Users, X } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { errorMessage } from '../../api/api-error.ts';
@@ -14,6 +14,8 @@ import { cn } from '../../components/ui/cn.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { Switch } from '../../components/ui/switch.tsx';
 import { notify } from '../../stores/app-store.ts';
+import { DictationControls } from '../dictation/dictation-controls.tsx';
+import { RecordingsPanel } from '../dictation/recordings-panel.tsx';
 import { worklistKeys } from '../worklist/worklist-api.ts';
 import { authedImages } from './authed-images.ts';
 import type { TCollabSession } from './collab/collab-session.ts';
@@ -30,12 +32,13 @@ import { ReportActions } from './report-actions.tsx';
 import type { TReportActions } from './offered-actions.ts';
 import { reportKeys, reportsApi } from './reports-api.ts';
 
-type TPanel = 'templates' | 'macros' | 'images';
+type TPanel = 'templates' | 'macros' | 'images' | 'recordings';
 
 const PANELS: readonly { id: TPanel; label: string; icon: typeof Images }[] = [
   { id: 'templates', label: 'Templates', icon: BookOpenText },
   { id: 'macros', label: 'Macros', icon: TextCursorInput },
   { id: 'images', label: 'Key images', icon: Images },
+  { id: 'recordings', label: 'Recordings', icon: AudioLines },
 ];
 
 export interface ReportWorkspaceProps {
@@ -153,22 +156,31 @@ function CollaborativeReport({
           <EditorToolbar
             editor={editor}
             ariaLabel="Report formatting"
-            extra={PANELS.map(({ id, label, icon: Icon }) => (
-              <button
-                key={id}
-                type="button"
-                aria-pressed={panel === id}
-                onClick={() => setPanel(panel === id ? null : id)}
-                className={cn(
-                  'inline-flex h-7 items-center gap-1.5 rounded px-2 text-[12px]',
-                  panel === id
-                    ? 'bg-accent-soft text-fg'
-                    : 'text-fg-muted hover:bg-surface-hover hover:text-fg',
-                )}
-              >
-                <Icon aria-hidden="true" className="size-3.5" /> {label}
-              </button>
-            ))}
+            extra={[
+              <DictationControls
+                key="dictation"
+                editor={editor}
+                reportId={report.id}
+                userId={user.id}
+                editable={editable}
+              />,
+              ...PANELS.map(({ id, label, icon: Icon }) => (
+                <button
+                  key={id}
+                  type="button"
+                  aria-pressed={panel === id}
+                  onClick={() => setPanel(panel === id ? null : id)}
+                  className={cn(
+                    'inline-flex h-7 items-center gap-1.5 rounded px-2 text-[12px]',
+                    panel === id
+                      ? 'bg-accent-soft text-fg'
+                      : 'text-fg-muted hover:bg-surface-hover hover:text-fg',
+                  )}
+                >
+                  <Icon aria-hidden="true" className="size-3.5" /> {label}
+                </button>
+              )),
+            ]}
           />
           <EditorContent editor={editor} />
         </div>
@@ -194,6 +206,8 @@ function CollaborativeReport({
               <TemplatesPanel editor={editor} editable={editable} defaultModality={study.modality_group} />
             ) : panel === 'macros' ? (
               <MacrosPanel editor={editor} editable={editable} macros={macros} />
+            ) : panel === 'recordings' ? (
+              <RecordingsPanel editor={editor} editable={editable} reportId={report.id} />
             ) : (
               <KeyImagesPanel editor={editor} editable={editable} report={report} />
             )}
