@@ -1,7 +1,8 @@
 // Microphone capture for dictation: getUserMedia (echo cancellation and noise suppression on) →
 // AudioContext → the PCM worklet (16 kHz s16le frames of 100 ms with their level).
+import { DICTATION_SAMPLE_RATE } from '@ris/domain';
 import workletUrl from './pcm-worklet.ts?worker&url';
-import type { TPcmWorkletMessage } from './pcm-worklet.ts';
+import type { TPcmWorkletMessage, TPcmWorkletOptions } from './pcm-worklet.ts';
 
 export interface TCaptureHandlers {
   /** A frame of 16 kHz s16le mono PCM and its RMS level (0-1). */
@@ -27,7 +28,12 @@ export async function startCapture(handlers: TCaptureHandlers): Promise<TCapture
     context = new AudioContext();
     await context.audioWorklet.addModule(workletUrl);
     const source = context.createMediaStreamSource(stream);
-    const node = new AudioWorkletNode(context, 'ris-pcm', { numberOfInputs: 1, numberOfOutputs: 0 });
+    const processorOptions: TPcmWorkletOptions = { outputRate: DICTATION_SAMPLE_RATE };
+    const node = new AudioWorkletNode(context, 'ris-pcm', {
+      numberOfInputs: 1,
+      numberOfOutputs: 0,
+      processorOptions,
+    });
     let flushed: (() => void) | null = null;
     node.port.onmessage = (event: MessageEvent<unknown>) => {
       if (!isWorkletMessage(event.data)) return;

@@ -1,0 +1,182 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, type Locator, type Page, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, apiSignIn } from '../support/api.ts';
+import { CHROMIUM_ARGS, findChromium } from '../support/chromium.ts';
+import { startE2eServer, type TE2eServer } from '../support/server.ts';
+import { signInAs } from '../support/sign-in.ts';
+
+// Dictation (issue 17) on the demo organisation with the offline engine (PocketSphinx on the RIS's
+// own server): Chromium's fake microphone plays a sentence synthesised with espeak-ng (16 kHz mono
+// WAV made with sox at test time; Chromium loops the file), the radiologist dictates it into the
+// report, and the transcriptionist editing the same report sees it arrive. Screenshot:
+// docs/screenshots/dictation.png (run with RIS_E2E_SCREENSHOTS=../docs).
+
+const RADIOLOGIST = 'radiologist@demo.test';
+const TRANSCRIPTIONIST = 'transcriptionist@demo.test';
+const ADMIN = 'admin@demo.test';
+/** Words of the demo's CT template, so the organisation's language model knows them. */
+const SENTENCE = 'no acute intracranial abnormality';
+const SCREENSHOTS = process.env.RIS_E2E_SCREENSHOTS;
+
+type TItem = { id: string; patient_name: string; patient_id: string };
+
+let server: TE2eServer | undefined;
+let browser: Browser | undefined;
+let workDir = '';
+const contexts: BrowserContext[] = [];
+
+/** A WAV of the sentence (espeak-ng), with a second of silence after it, as 16 kHz mono s16le (sox). */
+function synthesiseSentence(dir: string): string {
+  const spoken = path.join(dir, 'spoken.wav');
+  const wav = path.join(dir, 'dictation.wav');
+  execFileSync('espeak-ng', ['-v', 'en-us', '-s', '140', '-w', spoken, SENTENCE]);
+  execFileSync('sox', [
+    spoken,
+    '-r',
+    '16000',
+    '-c',
+    '1',
+    '-b',
+    '16',
+    '-e',
+    'signed-integer',
+    wav,
+    'pad',
+    '0.3',
+    '1.2',
+  ]);
+  return wav;
+}
+
+beforeAll(async () => {
+  workDir = await mkdtemp(path.join(os.tmpdir(), 'ris-e2e-dictation-'));
+  const wav = synthesiseSentence(workDir);
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error('no Chromium found (run through e2e/run.ts, which checks first)');
+  [server, browser] = await Promise.all([
+    startE2eServer({ env: { RIS_SEED_DEMO: 'true' } }),
+    chromium.launch({
+      executablePath,
+      args: [
+        ...CHROMIUM_ARGS,
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
+        `--use-file-for-fake-audio-capture=${wav}`,
+        '--autoplay-policy=no-user-gesture-required',
+      ],
+    }),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+  await browser?.close();
+  await server?.close();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+function running(): { server: TE2eServer; browser: Browser } {
+  if (!server || !browser) throw new Error('the server and browser start in beforeAll');
+  return { server, browser };
+}
+
+async function signedIn(email: string): Promise<Page> {
+  const { server: ris, browser: chromiumBrowser } = running();
+  const context = await chromiumBrowser.newContext({ viewport: { width: 1440, height: 1000 } });
+  await context.grantPermissions(['microphone'], { origin: ris.url });
+  contexts.push(context);
+  const page = await context.newPage();
+  await signInAs(page, ris.url, email);
+  return page;
+}
+
+/** A TO_READ study of the transcriptionist's facilities, assigned to the radiologist, collaboration on. */
+async function collaborativeStudy(url: string): Promise<TItem> {
+  const [admin, radiologist, transcriptionist] = await Promise.all([
+    apiSignIn(url, ADMIN),
+    apiSignIn(url, RADIOLOGIST),
+    apiSignIn(url, TRANSCRIPTIONIST),
+  ]);
+  // The offline engine, explicitly (it is the default where PocketSphinx is installed).
+  await api(url, admin, 'PUT', '/organisation/speech-settings', { provider: 'pocketsphinx' });
+  const page = await api<{ items: TItem[] }>(
+    url,
+    transcriptionist,
+    'GET',
+    '/worklist?statuses=TO_READ&date_range_type=LAST_1_MONTH&limit=1',
+  );
+  const study = page.items[0];
+  if (!study) throw new Error('the demo seed has no TO_READ study in the transcriptionist facilities');
+  await api(url, admin, 'PUT', '/worklist/assign/radiologist', {
+    worklist_ids: [study.id],
+    last_assigned_user_fk: radiologist.id,
+  });
+  return api<TItem>(url, admin, 'PUT', `/worklist/${study.id}`, { collaboration_enabled: true });
+}
+
+const editorOf = (page: Page): Locator => page.getByRole('textbox', { name: 'Report text' });
+
+async function openReport(page: Page, url: string, study: TItem): Promise<void> {
+  await page.goto(`${url}/worklist/${study.id}`);
+  await page.getByRole('heading', { level: 1, name: study.patient_name, exact: true }).waitFor();
+  await expect.poll(() => editorOf(page).getAttribute('contenteditable'), { timeout: 15_000 }).toBe('true');
+  await page.locator('[data-save-state="saved"]').waitFor({ timeout: 15_000 });
+}
+
+const reportText = async (page: Page): Promise<string> =>
+  ((await editorOf(page).textContent()) ?? '').toLowerCase();
+
+describe('dictation', () => {
+  it('a radiologist dictates a sentence into the report and the co-editing transcriptionist sees it', async () => {
+    const { server: ris } = running();
+    const study = await collaborativeStudy(ris.url);
+    const [radiologist, transcriptionist] = await Promise.all([
+      signedIn(RADIOLOGIST),
+      signedIn(TRANSCRIPTIONIST),
+    ]);
+    await openReport(radiologist, ris.url, study);
+    await openReport(transcriptionist, ris.url, study);
+
+    await editorOf(radiologist).click();
+    await radiologist.keyboard.type('Clinical note.');
+    const dictate = radiologist.getByRole('button', { name: 'Dictate' });
+    await dictate.click();
+    const stop = radiologist.getByRole('button', { name: 'Stop', exact: true });
+    await expect.poll(() => stop.getAttribute('aria-pressed')).toBe('true');
+    // The microphone streams: the level meter moves and the server says it is listening.
+    await radiologist.getByRole('status').filter({ hasText: 'Listening' }).waitFor({ timeout: 20_000 });
+    await expect
+      .poll(
+        async () =>
+          Number(
+            await radiologist.getByRole('meter', { name: 'Microphone level' }).getAttribute('aria-valuenow'),
+          ),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBeGreaterThan(0);
+
+    // The engine's words arrive in the report (the fake microphone loops the sentence).
+    await expect.poll(() => reportText(radiologist), { timeout: 45_000 }).toContain('intracranial');
+    if (SCREENSHOTS) {
+      await mkdir(path.join(SCREENSHOTS, 'screenshots'), { recursive: true });
+      await radiologist.screenshot({ path: path.join(SCREENSHOTS, 'screenshots', 'dictation.png') });
+    }
+    await stop.click();
+    await radiologist.getByRole('button', { name: 'Dictate' }).waitFor({ timeout: 20_000 });
+    expect(await radiologist.getByRole('alert').count()).toBe(0);
+
+    // Typed text stays, the dictated sentence follows it, and the co-editor sees the same.
+    const dictated = await reportText(radiologist);
+    expect(dictated).toMatch(/^clinical note\. .*intracranial/);
+    expect(dictated).toContain('abnormality');
+    await expect.poll(() => reportText(transcriptionist), { timeout: 10_000 }).toBe(dictated);
+    // The partial text is never part of the document.
+    expect(await radiologist.locator('[data-dictation-partial]').count()).toBe(0);
+  });
+});
