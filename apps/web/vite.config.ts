@@ -16,7 +16,8 @@ export default defineConfig({
   },
   server: {
     proxy: {
-      '/api': { target: API_TARGET, changeOrigin: true },
+      // ws: the speech socket of dictation (/api/v1/speech).
+      '/api': { target: API_TARGET, ws: true, changeOrigin: true },
       '/ws': { target: API_TARGET, ws: true, changeOrigin: true },
       // Hocuspocus (collaborative report editing) — dev server only; the built app is same-origin.
       '/collab': { target: API_TARGET, ws: true, changeOrigin: true },
@@ -24,7 +25,8 @@ export default defineConfig({
   },
   preview: {
     proxy: {
-      '/api': { target: API_TARGET, changeOrigin: true },
+      // ws: the speech socket of dictation (/api/v1/speech).
+      '/api': { target: API_TARGET, ws: true, changeOrigin: true },
       '/ws': { target: API_TARGET, ws: true, changeOrigin: true },
       '/collab': { target: API_TARGET, ws: true, changeOrigin: true },
     },
