@@ -40,8 +40,15 @@ import { dicomRoutes } from './features/dicom/dicom.routes.ts';
 import { dicomZipRoutes } from './features/dicom/dicom-zip.routes.ts';
 import { archiveRoutes } from './features/pacs/archives/archives.routes.ts';
 import { deliveryJobHandlers, messageIdDomainOf } from './features/comm/delivery-jobs.ts';
-import { LANGUAGE_MODEL_QUEUE, languageModelJobHandler } from './features/dictation/language-model/language-model.ts';
+import {
+  LANGUAGE_MODEL_QUEUE,
+  languageModelJobHandler,
+} from './features/dictation/language-model/language-model.ts';
 import { watchVocabulary } from './features/dictation/language-model/watch-vocabulary.ts';
+import { dictationJobHandlers, registerDictation } from './features/dictation/register-dictation.ts';
+import { speechSettingsRoutes } from './features/dictation/speech-settings.routes.ts';
+import { recordingRoutes } from './features/dictation/recordings/recordings.routes.ts';
+import { ensureRetentionChain } from './features/dictation/recordings/retention-job.ts';
 import { populateRoutes } from './features/pacs/sync/populate.routes.ts';
 import { ensureSyncChains, pacsSyncHandler, PACS_SYNC_QUEUE } from './features/pacs/sync/sync-jobs.ts';
 import { homeRoutes } from './features/home/home.routes.ts';
@@ -66,6 +73,8 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerRealtime } from './realtime/realtime-server.ts';
 import { registerCollaboration } from './collaboration/collaboration-server.ts';
 import { flushReportDocument } from './collaboration/flush-report-document.ts';
+import { insertReportContent } from './collaboration/insert-report-content.ts';
+import { reportEditorSockets } from './realtime/report-editors.ts';
 import { runWithReportPdf } from './features/report-output/report-pdf-store.ts';
 import { registerSpa } from './http/spa.ts';
 import { viewerAgentRoutes } from './viewer-agent/viewer-agent.routes.ts';
@@ -163,6 +172,8 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
       now: () => deps.clock?.() ?? new Date(),
       intervalSeconds: config.jobs.turnaroundBreachIntervalSeconds,
     }),
+    // Recorded dictations (features/dictation): transcription and the retention chain.
+    ...dictationJobHandlers(app),
     // The offline speech engine's organisation language models (features/dictation/language-model).
     [LANGUAGE_MODEL_QUEUE]: languageModelJobHandler(deps.database.db),
   });
@@ -173,6 +184,7 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
     app.addHook('onReady', async () => {
       await ensureSyncChains(deps.database.db);
       if (config.jobs.turnaroundBreachIntervalSeconds > 0) await ensureBreachChain(deps.database.db);
+      await ensureRetentionChain(deps.database.db);
     });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -186,6 +198,16 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
   await registerCollaboration(app);
   // Features ask for open documents to be stored through this port; they never import collaboration/.
   app.decorate('reportDocuments', { flush: (target) => flushReportDocument(app, target) });
+  // Dictation (features/dictation): engines, the speech socket at /api/v1/speech. A transcript goes
+  // to a report's open editors as insert-report-content; none open → it stays offered.
+  registerDictation(app, {
+    insertIntoOpenReport: async ({ reportId, studyId, html }) => {
+      const editors = await reportEditorSockets(app.realtime, deps.database.db, reportId, studyId);
+      if (editors.length === 0) return false;
+      await insertReportContent(deps.database.db, events, { reportId, content: html });
+      return true;
+    },
+  });
   // Reports store their PDF through report output, which sits above them (events/report-pdfs.ts).
   app.decorate('reportPdfs', {
     runWith: (command, pdfOf) => runWithReportPdf(deps.database.db, deps.blobs, command, pdfOf),
@@ -232,6 +254,8 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
         await secured.register(populateRoutes);
         await secured.register(homeRoutes);
         await secured.register(turnaroundTargetRoutes);
+        await secured.register(speechSettingsRoutes);
+        await secured.register(recordingRoutes);
         if (beforeReadySecured) await beforeReadySecured(secured);
       });
       if (beforeReady) await beforeReady(api);

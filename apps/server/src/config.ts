@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DICTATION_MAX_STREAM_SECONDS } from '@ris/domain';
 import {
   DEFAULT_RENDER_SETTINGS,
   defaultRenderThreads,
@@ -122,6 +123,21 @@ export const ZConfigEnv = z.object({
   JOBS_LEASE_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   // Seconds between turnaround-breach passes (features/home/turnaround-breaches.ts); 0: no passes.
   TURNAROUND_BREACH_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
+  SPEECH_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      value
+        ? value
+            .split(',')
+            .map((host) => host.trim().toLowerCase())
+            .filter((host) => host !== '')
+        : null,
+    ),
+  SPEECH_MAX_STREAM_SECONDS: z.coerce.number().int().min(1).max(DICTATION_MAX_STREAM_SECONDS).optional(),
+  SPEECH_ENGINE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  SPEECH_STREAMS_PER_USER: z.coerce.number().int().min(1).max(20).default(2),
+  SPEECH_STREAMS_PER_SERVER: z.coerce.number().int().min(1).max(1_000).default(64),
   REPORT_DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(3_600).default(300),
   RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_RENDER_SETTINGS.timeoutMs),
@@ -196,6 +212,16 @@ export type TConfig = {
   reportDownloadUrlTtlSeconds: number;
   /** PDF/DOCX rendering in worker threads: threads, time and memory budget, queue (RENDER_*). */
   rendering: TRenderSettings;
+  /** Dictation (features/dictation): engine hosts, stream length, time-outs and concurrency (SPEECH_*). */
+  speech: {
+    /** Hosts an organisation's Augnito server_url may name (SPEECH_ALLOWED_HOSTS); null: any. */
+    allowedHosts: readonly string[] | null;
+    maxStreamSeconds: number;
+    /** How long an engine may stay silent (opening, or after end of speech) before ENGINE_TIMEOUT. */
+    engineTimeoutMs: number;
+    streamsPerUser: number;
+    streamsPerServer: number;
+  };
 };
 
 /** Identity settings (apps/server/src/auth); documented in .env.example. */
@@ -334,6 +360,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       turnaroundBreachIntervalSeconds: e.TURNAROUND_BREACH_INTERVAL_SECONDS,
     },
     reportDownloadUrlTtlSeconds: e.REPORT_DOWNLOAD_URL_TTL_SECONDS,
+    speech: {
+      allowedHosts: e.SPEECH_ALLOWED_HOSTS,
+      maxStreamSeconds: e.SPEECH_MAX_STREAM_SECONDS ?? DICTATION_MAX_STREAM_SECONDS,
+      engineTimeoutMs: e.SPEECH_ENGINE_TIMEOUT_MS,
+      streamsPerUser: e.SPEECH_STREAMS_PER_USER,
+      streamsPerServer: e.SPEECH_STREAMS_PER_SERVER,
+    },
     rendering: {
       threads: e.RENDER_THREADS ?? defaultRenderThreads(),
       timeoutMs: e.RENDER_TIMEOUT_MS,

@@ -26,6 +26,7 @@ describe('realtime constants', () => {
       'worklist-status-update',
       'insert-report-content',
       'user-notification',
+      'dictation-recordings-changed',
     ]);
     expect(ZRealtimeMessageType.safeParse('other').success).toBe(false);
   });

@@ -54,6 +54,7 @@ export const REALTIME_MESSAGE_TYPES = [
   'worklist-status-update',
   'insert-report-content',
   'user-notification',
+  'dictation-recordings-changed',
 ] as const;
 export type TRealtimeMessageType = (typeof REALTIME_MESSAGE_TYPES)[number];
 export const ZRealtimeMessageType = z.enum(REALTIME_MESSAGE_TYPES);
@@ -66,7 +67,9 @@ export type TRealtimeMessage =
   | { type: 'worklist-status-update'; data: { action: 'upsert'; item: unknown } }
   | { type: 'worklist-status-update'; data: { action: 'delete'; id: string; facility_fk: string } }
   | { type: 'user-notification'; data: { notification: unknown } }
-  | { type: 'insert-report-content'; data: { report_id: string; content: string } };
+  | { type: 'insert-report-content'; data: { report_id: string; content: string } }
+  /** The report's recorded dictations changed (sent on 'worklist-{studyId}'): refetch the list. */
+  | { type: 'dictation-recordings-changed'; data: { report_id: string } };
 
 /** The socket.io event name every realtime message is sent under. */
 export const REALTIME_MESSAGE_EVENT = 'message';

@@ -13,6 +13,7 @@ import type { TCollaborationContext } from './collaboration-context.ts';
 import { persistenceExtension } from './persistence.extension.ts';
 import { redisClaim, redisExtension } from './redis.extension.ts';
 import { updateGuardExtension } from './update-guard.extension.ts';
+import { upgradePathClaimed } from '../http/upgrade-paths.ts';
 
 /** Where the browser's HocuspocusProvider connects: ws(s)://{host}/collab. */
 export const COLLABORATION_PATH = '/collab';
@@ -127,7 +128,8 @@ export async function registerCollaboration(app: FastifyInstance): Promise<void>
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const pathname = pathOf(request);
     if (pathname !== COLLABORATION_PATH && pathname !== `${COLLABORATION_PATH}/`) {
-      if (!pathname.startsWith(SOCKET_PATH)) endIfUnclaimed(socket);
+      if (!pathname.startsWith(SOCKET_PATH) && !upgradePathClaimed(app.server, pathname))
+        endIfUnclaimed(socket);
       return;
     }
     if (closing) {

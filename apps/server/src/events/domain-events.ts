@@ -44,6 +44,8 @@ export type TDomainEventMap = {
     studyId: string;
     content: string;
   };
+  /** A report's recorded dictations changed (added, transcribed, inserted, removed): screens refresh. */
+  'dictation.recordings.changed': { organisationId: string; reportId: string; studyId: string };
   /** A report's status changed (DRAFTED on save, COMPLETED on finalize; editors turn read-only then). */
   'report.status.changed': {
     organisationId: string;

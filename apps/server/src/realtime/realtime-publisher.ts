@@ -86,6 +86,13 @@ export function publishDomainEvents(
         data: { report_id: reportId, content: html },
       });
     }),
+    // Only the report's id: the screen reads the list through the API, which applies the report's rules.
+    events.on('dictation.recordings.changed', ({ reportId, studyId }) =>
+      deliver([rooms.item(studyId)], {
+        type: 'dictation-recordings-changed',
+        data: { report_id: reportId },
+      }),
+    ),
   ];
   return () => {
     for (const off of unsubscribe) off();

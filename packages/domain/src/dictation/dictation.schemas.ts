@@ -90,6 +90,8 @@ export const SPEECH_ERROR_CODES = [
   'ENGINE_REFUSED_CREDENTIALS',
   'ENGINE_TIMEOUT',
   'TOO_LONG',
+  /** Too many dictations at once (per user or on the server); stop another one first. */
+  'BUSY',
 ] as const;
 export type TSpeechErrorCode = (typeof SPEECH_ERROR_CODES)[number];
 

@@ -5,16 +5,18 @@
 import type { TDictationSegment, TSpeechErrorCode, TSpeechProvider } from '@ris/domain';
 
 /** Why a stream failed, in the terms the user is shown (codes of the speech socket's 'error'). */
+export type TSpeechEngineErrorCode = Extract<
+  TSpeechErrorCode,
+  'ENGINE_UNAVAILABLE' | 'ENGINE_REFUSED_CREDENTIALS' | 'ENGINE_TIMEOUT' | 'BAD_AUDIO'
+>;
+
 export class SpeechEngineError extends Error {
-  constructor(
-    readonly code: Extract<
-      TSpeechErrorCode,
-      'ENGINE_UNAVAILABLE' | 'ENGINE_REFUSED_CREDENTIALS' | 'ENGINE_TIMEOUT' | 'BAD_AUDIO'
-    >,
-    message: string,
-  ) {
+  readonly code: TSpeechEngineErrorCode;
+
+  constructor(code: TSpeechEngineErrorCode, message: string) {
     super(message);
     this.name = 'SpeechEngineError';
+    this.code = code;
   }
 }
 

@@ -1,0 +1,174 @@
+// An organisation's speech settings (issue 17): which engine dictation uses, Augnito's account (its
+// access key sealed, never sent out), whether the browser's own engine may be used, and how long
+// recorded dictations are kept. No row means the defaults.
+import {
+  RECORDING_RETENTION_DAYS_DEFAULT,
+  type TSpeechOptions,
+  type TSpeechProvider,
+  type TSpeechSettings,
+  type TSpeechSettingsUpdate,
+} from '@ris/domain';
+import { eq } from 'drizzle-orm';
+import type { TPrincipal } from '../../auth/principal.ts';
+import type { TDbOrTx } from '../../db/client.ts';
+import { organisationSpeechSettings } from '../../db/schema/index.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { SecretBox } from '../../integrations/sealed-secrets.ts';
+import { archiveHostAllowed } from '../../integrations/pacs/allowed-hosts.ts';
+import { AUGNITO_DEFAULT_SERVER_URL } from '../../integrations/speech/augnito/augnito-protocol.ts';
+
+/** The settings in effect, as the server uses them (the key still sealed). */
+export type TSpeechSettingsInEffect = {
+  provider: TSpeechProvider;
+  augnito: { serverUrl: string; accountCode: string; lmId: string; accessKeySealed: string | null };
+  browserSpeechAllowed: boolean;
+  recordingRetentionDays: number;
+};
+
+const isProvider = (value: string): value is TSpeechProvider =>
+  value === 'pocketsphinx' || value === 'augnito' || value === 'browser' || value === 'off';
+
+/** The organisation's settings, or the defaults: PocketSphinx when installed, else off. */
+export async function speechSettingsOf(
+  db: TDbOrTx,
+  organisationId: string,
+  pocketsphinxAvailable: boolean,
+): Promise<TSpeechSettingsInEffect> {
+  const [row] = await db
+    .select()
+    .from(organisationSpeechSettings)
+    .where(eq(organisationSpeechSettings.organisationId, organisationId));
+  return {
+    provider: row && isProvider(row.provider) ? row.provider : pocketsphinxAvailable ? 'pocketsphinx' : 'off',
+    augnito: {
+      serverUrl: row?.augnitoServerUrl ?? AUGNITO_DEFAULT_SERVER_URL,
+      accountCode: row?.augnitoAccountCode ?? '',
+      lmId: row?.augnitoLmId ?? '',
+      accessKeySealed: row?.augnitoAccessKeySealed ?? null,
+    },
+    browserSpeechAllowed: row?.browserSpeechAllowed ?? false,
+    recordingRetentionDays: row?.recordingRetentionDays ?? RECORDING_RETENTION_DAYS_DEFAULT,
+  };
+}
+
+/** Who may read the settings: ADMINs and FACILITY_ADMINs (read only); everyone else 403. */
+export function authorizeSpeechSettings(principal: TPrincipal, action: 'read' | 'change'): void {
+  const allowed = principal.role === 'ADMIN' || (action === 'read' && principal.role === 'FACILITY_ADMIN');
+  if (!allowed) {
+    throw new AppError(
+      'FORBIDDEN',
+      action === 'read'
+        ? 'Only administrators may see the speech settings'
+        : 'Only an administrator may change the speech settings',
+    );
+  }
+}
+
+/** GET /organisation/speech-settings: the settings as the admin panel shows them (no key). */
+export function presentSpeechSettings(
+  settings: TSpeechSettingsInEffect,
+  extra: { pocketsphinxAvailable: boolean; languageModel: TSpeechSettings['language_model'] },
+): TSpeechSettings {
+  return {
+    provider: settings.provider,
+    pocketsphinx_available: extra.pocketsphinxAvailable,
+    language_model: extra.languageModel,
+    augnito: {
+      server_url: settings.augnito.serverUrl,
+      account_code: settings.augnito.accountCode,
+      lm_id: settings.augnito.lmId,
+      has_access_key: settings.augnito.accessKeySealed !== null,
+    },
+    browser_speech_allowed: settings.browserSpeechAllowed,
+    recording_retention_days: settings.recordingRetentionDays,
+  };
+}
+
+/** GET /speech/options: what the reporting screen offers; never a key nor a URL. */
+export function presentSpeechOptions(settings: TSpeechSettingsInEffect): TSpeechOptions {
+  return { provider: settings.provider, browser_speech_allowed: settings.browserSpeechAllowed };
+}
+
+const invalidField = (field: string, message: string) =>
+  new AppError('VALIDATION_FAILED', `${field}: ${message}`, { field });
+
+export type TSpeechSettingsWrite = {
+  organisationId: string;
+  actorUserId: string;
+  box: SecretBox;
+  /** SPEECH_ALLOWED_HOSTS (null: any host). */
+  allowedHosts: readonly string[] | null;
+  pocketsphinxAvailable: boolean;
+};
+
+/**
+ * PUT /organisation/speech-settings: merges the change into the settings in effect and stores them
+ * whole. 400 naming the field: Augnito chosen without an account code, lm id or access key; a
+ * server_url that is not wss:// (ws:// only to this machine) or names a host SPEECH_ALLOWED_HOSTS
+ * refuses; PocketSphinx chosen where it is not installed.
+ */
+export async function saveSpeechSettings(
+  db: TDbOrTx,
+  context: TSpeechSettingsWrite,
+  body: TSpeechSettingsUpdate,
+): Promise<TSpeechSettingsInEffect> {
+  const current = await speechSettingsOf(db, context.organisationId, context.pocketsphinxAvailable);
+  const augnito = body.augnito ?? {};
+  const accessKey = augnito.access_key;
+  const next: TSpeechSettingsInEffect = {
+    provider: body.provider ?? current.provider,
+    augnito: {
+      serverUrl: augnito.server_url ?? current.augnito.serverUrl,
+      accountCode: augnito.account_code ?? current.augnito.accountCode,
+      lmId: augnito.lm_id ?? current.augnito.lmId,
+      accessKeySealed:
+        accessKey === undefined
+          ? current.augnito.accessKeySealed
+          : accessKey.trim() === ''
+            ? null
+            : context.box.seal(accessKey.trim()),
+    },
+    browserSpeechAllowed: body.browser_speech_allowed ?? current.browserSpeechAllowed,
+    recordingRetentionDays: body.recording_retention_days ?? current.recordingRetentionDays,
+  };
+  assertSettings(next, context);
+  const values = {
+    provider: next.provider,
+    augnitoServerUrl: next.augnito.serverUrl,
+    augnitoAccountCode: next.augnito.accountCode,
+    augnitoLmId: next.augnito.lmId,
+    augnitoAccessKeySealed: next.augnito.accessKeySealed,
+    browserSpeechAllowed: next.browserSpeechAllowed,
+    recordingRetentionDays: next.recordingRetentionDays,
+    updatedAt: new Date(),
+    updatedBy: context.actorUserId,
+  };
+  await db
+    .insert(organisationSpeechSettings)
+    .values({ organisationId: context.organisationId, ...values })
+    .onConflictDoUpdate({ target: organisationSpeechSettings.organisationId, set: values });
+  return next;
+}
+
+function assertSettings(next: TSpeechSettingsInEffect, context: TSpeechSettingsWrite): void {
+  const url = next.augnito.serverUrl;
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = null;
+  }
+  const local = parsed !== null && ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
+  if (!parsed || !(parsed.protocol === 'wss:' || (parsed.protocol === 'ws:' && local)))
+    throw invalidField('augnito.server_url', 'must be a wss:// address');
+  if (!archiveHostAllowed(url, context.allowedHosts))
+    throw invalidField('augnito.server_url', 'names a host this server may not call (SPEECH_ALLOWED_HOSTS)');
+  if (next.provider === 'pocketsphinx' && !context.pocketsphinxAvailable)
+    throw invalidField('provider', 'the offline engine (PocketSphinx) is not installed on this server');
+  if (next.provider !== 'augnito') return;
+  if (next.augnito.accountCode === '')
+    throw invalidField('augnito.account_code', 'is required to use Augnito');
+  if (next.augnito.lmId === '') throw invalidField('augnito.lm_id', 'is required to use Augnito');
+  if (next.augnito.accessKeySealed === null)
+    throw invalidField('augnito.access_key', 'is required to use Augnito');
+}
