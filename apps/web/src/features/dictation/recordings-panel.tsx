@@ -8,6 +8,8 @@ import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
 import { dictationApi, dictationKeys } from './dictation-api.ts';
+import { spacedText } from './editor/apply-segments.ts';
+import { blockText } from './editor/report-navigation.ts';
 
 /** The transcriptionist's keys while a recording is open (the editor uses none of them). */
 export const PLAYER_KEYS = { rewind: 'F7', playPause: 'F8', forward: 'F9' } as const;
@@ -19,11 +21,16 @@ const STATUS_LABELS: Record<TRecording['status'], string> = {
   FAILED: 'Failed',
 };
 
-/** A transcript as report content: one line inline at the caret, several lines as paragraphs. */
-export function transcriptContent(transcript: string): JSONContent[] {
+/**
+ * A transcript as report content: one line goes on at the caret (spaced after the text before it),
+ * several lines become paragraphs.
+ */
+export function transcriptContent(transcript: string, textBefore: string): JSONContent[] {
   const lines = transcript.split(/\r?\n/).map((line) => line.trim());
   const nonEmpty = lines.filter((line) => line !== '');
-  if (nonEmpty.length <= 1) return nonEmpty.map((line) => ({ type: 'text', text: line }));
+  if (nonEmpty.length <= 1) {
+    return nonEmpty.map((line) => ({ type: 'text', text: spacedText(textBefore, line) }));
+  }
   return lines.map((line) => ({ type: 'paragraph', content: line ? [{ type: 'text', text: line }] : [] }));
 }
 
@@ -113,10 +120,12 @@ export function RecordingsPanel({ editor, editable, reportId }: RecordingsPanelP
   });
   const insert = useMutation({
     mutationFn: async (recording: TRecording) => {
+      const { $from } = editor.state.selection;
+      const textBefore = $from.parent.isTextblock ? blockText($from.parent).slice(0, $from.parentOffset) : '';
       editor
         .chain()
         .focus()
-        .insertContent(transcriptContent(recording.transcript ?? ''))
+        .insertContent(transcriptContent(recording.transcript ?? '', textBefore))
         .run();
       await dictationApi.markInserted(recording.id);
     },
