@@ -135,6 +135,10 @@ describe('parseDictation: numbers and measurements', () => {
     ['twenty-five millimetres', '25 mm'],
     ['measuring 3.2 cm', 'Measuring 3.2 cm'],
     ['measuring 4 by 5 mm', 'Measuring 4 x 5 mm'],
+    ['compared with march twenty twenty four', 'Compared with march 2024'],
+    ['in nineteen ninety nine', 'In 1999'],
+    ['twenty five', '25'],
+    ['twenty twenty', '2020'],
     // Spinal levels.
     ['T two weighted images', 'T2 weighted images'],
     ['disc protrusion at L four five', 'Disc protrusion at L4-5'],

@@ -98,6 +98,16 @@ function readWholeNumber(norms: readonly string[], start: number): { value: numb
   return { value: total + current, end: i };
 }
 
+/** "twenty twenty four" → 2024, "nineteen ninety nine" → 1999: a year spoken in two pairs. */
+function readYear(norms: readonly string[], start: number): TSpokenNumber | null {
+  const century = norms[start] === 'twenty' ? 20 : norms[start] === 'nineteen' ? 19 : null;
+  if (century === null) return null;
+  const rest = readWholeNumber(norms, start + 1);
+  if (!rest || rest.value < 10 || rest.value > 99 || rest.end - start > 3) return null;
+  const value = century * 100 + rest.value;
+  return { text: String(value), value, end: rest.end, decimal: false, written: false };
+}
+
 /**
  * A number from `start`: digits the engine already wrote ("3", "3.2") or words, with a decimal part
  * spoken digit by digit ("three point one four" → "3.14", "zero point five" → "0.5").
@@ -107,6 +117,8 @@ function readNumber(norms: readonly string[], start: number): TSpokenNumber | nu
   if (/^[0-9]+(\.[0-9]+)?$/.test(first)) {
     return { text: first, value: Number(first), end: start + 1, decimal: first.includes('.'), written: true };
   }
+  const year = readYear(norms, start);
+  if (year) return year;
   const whole = readWholeNumber(norms, start);
   if (!whole) return null;
   let end = whole.end;
