@@ -50,6 +50,8 @@ export type TFakeAugnitoOptions = {
   lmId?: string;
   /** Audio per utterance before its final (default 0.5 s of 16 kHz s16le); the rest comes at EOS. */
   bytesPerUtterance?: number;
+  /** How often PING keeps the stream alive (default 100 ms, well inside any client time-out). */
+  pingIntervalMs?: number;
 };
 
 const EXPECTED_CONTENT_TYPE = AUGNITO_CONTENT_TYPE.replaceAll('+', ' ');
@@ -119,10 +121,10 @@ export async function startFakeAugnito(options: TFakeAugnitoOptions): Promise<TF
     }
     send(socket, { Type: 'meta', JobID: randomUUID(), Event: { Type: 'SESSION_CREATED' } });
     send(socket, AUGNITO_PING);
-    const keepAlive = setInterval(() => send(socket, AUGNITO_PING), 1000);
+    const keepAlive = setInterval(() => send(socket, AUGNITO_PING), options.pingIntervalMs ?? 100);
     socket.on('close', () => clearInterval(keepAlive));
 
-    const script = scripts.shift() ?? [];
+    const script = fault === 'error' ? [] : (scripts.shift() ?? []);
     let heard = 0;
     const finalNext = () => {
       const utterance = script.shift();
