@@ -130,6 +130,39 @@ async function openReport(page: Page, url: string, study: TItem): Promise<void> 
 const reportText = async (page: Page): Promise<string> =>
   ((await editorOf(page).textContent()) ?? '').toLowerCase();
 
+/** Dictates the sentence into the report and checks both editors. */
+async function dictateAndCheck(radiologist: Page, transcriptionist: Page): Promise<void> {
+  await editorOf(radiologist).click();
+  await radiologist.keyboard.type('Clinical note.');
+  await radiologist.getByRole('button', { name: 'Dictate' }).click();
+  const stop = radiologist.getByRole('button', { name: 'Stop', exact: true });
+  await expect.poll(() => stop.getAttribute('aria-pressed')).toBe('true');
+  // The microphone streams: the server says it is listening and the level meter moves.
+  await radiologist.getByRole('status').filter({ hasText: 'Listening' }).waitFor({ timeout: 20_000 });
+  const meter = radiologist.getByRole('meter', { name: 'Microphone level' });
+  await expect
+    .poll(async () => Number(await meter.getAttribute('aria-valuenow')), { timeout: 10_000 })
+    .toBeGreaterThan(0);
+
+  // The engine's words arrive in the report (the fake microphone loops the sentence).
+  await expect.poll(() => reportText(radiologist), { timeout: 60_000 }).toContain('intracranial');
+  if (SCREENSHOTS) {
+    await mkdir(path.join(SCREENSHOTS, 'screenshots'), { recursive: true });
+    await radiologist.screenshot({ path: path.join(SCREENSHOTS, 'screenshots', 'dictation.png') });
+  }
+  await stop.click();
+  await radiologist.getByRole('button', { name: 'Dictate' }).waitFor({ timeout: 20_000 });
+  expect(await radiologist.getByRole('alert').count()).toBe(0);
+
+  // Typed text stays, the dictated sentence follows it, and the co-editor sees the same.
+  const dictated = await reportText(radiologist);
+  expect(dictated).toMatch(/^clinical note\. .*intracranial/);
+  expect(dictated).toContain('abnormality');
+  await expect.poll(() => reportText(transcriptionist), { timeout: 10_000 }).toBe(dictated);
+  // The partial text is never part of the document.
+  expect(await radiologist.locator('[data-dictation-partial]').count()).toBe(0);
+}
+
 describe('dictation', () => {
   it('a radiologist dictates a sentence into the report and the co-editing transcriptionist sees it', async () => {
     const { server: ris } = running();
@@ -140,43 +173,13 @@ describe('dictation', () => {
     ]);
     await openReport(radiologist, ris.url, study);
     await openReport(transcriptionist, ris.url, study);
-
-    await editorOf(radiologist).click();
-    await radiologist.keyboard.type('Clinical note.');
-    const dictate = radiologist.getByRole('button', { name: 'Dictate' });
-    await dictate.click();
-    const stop = radiologist.getByRole('button', { name: 'Stop', exact: true });
-    await expect.poll(() => stop.getAttribute('aria-pressed')).toBe('true');
-    // The microphone streams: the level meter moves and the server says it is listening.
-    await radiologist.getByRole('status').filter({ hasText: 'Listening' }).waitFor({ timeout: 20_000 });
-    await expect
-      .poll(
-        async () =>
-          Number(
-            await radiologist.getByRole('meter', { name: 'Microphone level' }).getAttribute('aria-valuenow'),
-          ),
-        {
-          timeout: 10_000,
-        },
-      )
-      .toBeGreaterThan(0);
-
-    // The engine's words arrive in the report (the fake microphone loops the sentence).
-    await expect.poll(() => reportText(radiologist), { timeout: 45_000 }).toContain('intracranial');
-    if (SCREENSHOTS) {
-      await mkdir(path.join(SCREENSHOTS, 'screenshots'), { recursive: true });
-      await radiologist.screenshot({ path: path.join(SCREENSHOTS, 'screenshots', 'dictation.png') });
+    try {
+      await dictateAndCheck(radiologist, transcriptionist);
+    } catch (error) {
+      // What the server said, and a picture of the screen, for whoever reads the failure.
+      console.error(ris.output().slice(-4000));
+      if (SCREENSHOTS) await radiologist.screenshot({ path: path.join(SCREENSHOTS, 'failed-dictation.png') });
+      throw error;
     }
-    await stop.click();
-    await radiologist.getByRole('button', { name: 'Dictate' }).waitFor({ timeout: 20_000 });
-    expect(await radiologist.getByRole('alert').count()).toBe(0);
-
-    // Typed text stays, the dictated sentence follows it, and the co-editor sees the same.
-    const dictated = await reportText(radiologist);
-    expect(dictated).toMatch(/^clinical note\. .*intracranial/);
-    expect(dictated).toContain('abnormality');
-    await expect.poll(() => reportText(transcriptionist), { timeout: 10_000 }).toBe(dictated);
-    // The partial text is never part of the document.
-    expect(await radiologist.locator('[data-dictation-partial]').count()).toBe(0);
-  });
+  }, 150_000);
 });

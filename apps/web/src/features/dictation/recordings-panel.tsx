@@ -7,6 +7,7 @@ import { errorMessage } from '../../api/api-error.ts';
 import { Button } from '../../components/ui/button.tsx';
 import { cn } from '../../components/ui/cn.ts';
 import { Spinner } from '../../components/ui/spinner.tsx';
+import { realtime } from '../realtime/realtime.ts';
 import { dictationApi, dictationKeys } from './dictation-api.ts';
 import { spacedText } from './editor/apply-segments.ts';
 import { blockText } from './editor/report-navigation.ts';
@@ -104,10 +105,19 @@ export function RecordingsPanel({ editor, editable, reportId }: RecordingsPanelP
   const recordings = useQuery({
     queryKey: dictationKeys.recordings(reportId),
     queryFn: ({ signal }) => dictationApi.recordings(reportId, signal),
-    // A recording being transcribed is looked at again until it is done.
-    refetchInterval: (query) =>
-      (query.state.data ?? []).some((recording) => recording.status === 'PENDING') ? 3000 : false,
   });
+  // Uploads and finished transcriptions (by anyone) arrive through the realtime connection.
+  useEffect(
+    () =>
+      realtime.subscribe((message) => {
+        if (message.type !== 'dictation-recordings-changed') return;
+        const data = message.data as { report_id?: unknown } | null;
+        if (data?.report_id === reportId) {
+          void queryClient.invalidateQueries({ queryKey: dictationKeys.recordings(reportId) });
+        }
+      }),
+    [queryClient, reportId],
+  );
   const [selected, setSelected] = useState<string | null>(null);
   const audio = useRef<HTMLAudioElement | null>(null);
   const { url, error: audioError } = useAudioUrl(selected);
