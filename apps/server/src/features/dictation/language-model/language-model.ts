@@ -5,16 +5,17 @@
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { and, desc, eq, isNotNull, isNull, or } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { TDb, TDbOrTx } from '../../../db/client.ts';
 import { macros, reports, speechLanguageModels, templates, users } from '../../../db/schema/index.ts';
+import { queryRows } from '../../../db/rows.ts';
 import { reportHtmlToText } from '../../../html/sanitize-report-html.ts';
 import { enqueueJob, type TJobHandler } from '../../../jobs/jobs.ts';
 import { buildLanguageModelInWorker } from './build-in-worker.ts';
 import type { TLanguageModelSources } from './build-language-model.ts';
 
 export const LANGUAGE_MODEL_QUEUE = 'dictation.language-model';
-/** Changes within one window (templates saved one after another) make one rebuild, at its end. */
+/** Changes this close together (templates saved one after another) make one rebuild. */
 export const LANGUAGE_MODEL_DEBOUNCE_MS = 30_000;
 /** The latest final reports read (enough for the vocabulary; bounded work). */
 const MAX_REPORTS = 5_000;
@@ -88,21 +89,28 @@ export async function rebuildLanguageModel(db: TDb, organisationId: string): Pro
 }
 
 /**
- * Asks for a rebuild (in the caller's transaction): one job per organisation and debounce window,
- * run at the window's end; `immediate` (first use) runs it now.
+ * Asks for a rebuild (in the caller's transaction), debounced: a change adds a job due in
+ * LANGUAGE_MODEL_DEBOUNCE_MS unless one is already waiting, so a burst of saves makes one build, and a
+ * change made while a build runs makes the next. `immediate` (first use) makes the waiting job due now.
  */
-export function enqueueLanguageModelBuild(
+export async function enqueueLanguageModelBuild(
   tx: TDbOrTx,
   organisationId: string,
-  options: { immediate?: boolean; now?: number } = {},
+  options: { immediate?: boolean } = {},
 ): Promise<string> {
-  const now = options.now ?? Date.now();
-  const window = Math.floor(now / LANGUAGE_MODEL_DEBOUNCE_MS);
+  const [waiting] = await queryRows<{ id: string }>(
+    tx,
+    sql`select id from jobs where queue = ${LANGUAGE_MODEL_QUEUE} and status = 'pending'
+      and payload->>'organisation_id' = ${organisationId} order by run_at limit 1`,
+  );
+  if (waiting) {
+    if (options.immediate) await tx.execute(sql`update jobs set run_at = now() where id = ${waiting.id}`);
+    return waiting.id;
+  }
   return enqueueJob(tx, {
     queue: LANGUAGE_MODEL_QUEUE,
     payload: { organisation_id: organisationId },
-    idempotencyKey: `${LANGUAGE_MODEL_QUEUE}:${organisationId}:${options.immediate ? 'first' : window}`,
-    runAt: options.immediate ? undefined : new Date((window + 1) * LANGUAGE_MODEL_DEBOUNCE_MS),
+    runAt: options.immediate ? undefined : new Date(Date.now() + LANGUAGE_MODEL_DEBOUNCE_MS),
     maxAttempts: 3,
   });
 }
