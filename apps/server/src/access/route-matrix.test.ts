@@ -82,7 +82,9 @@ async function snapshot(): Promise<string> {
     server.db.select().from(t.patientDocuments),
     server.db.select().from(t.studies),
   ]);
+  const dictationRecordings = await server.db.select().from(t.dictationRecordings);
   return JSON.stringify({
+    dictationRecordings,
     users,
     organisations,
     facilities,
@@ -189,6 +191,20 @@ beforeAll(async () => {
       dicomwebUrl: 'http://127.0.0.1:9/dicom-web',
     })
     .returning();
+  // A recorded dictation of reportA (issue 17).
+  const [recordingA] = await db
+    .insert(t.dictationRecordings)
+    .values({
+      organisationId: organisationA.id,
+      reportId: reportA?.id ?? '',
+      byUserId: userA.id,
+      fileId: fileA?.id ?? '',
+      durationSeconds: 1,
+      contentType: 'audio/wav',
+      expiresAt: new Date(Date.now() + 86_400_000),
+    })
+    .returning();
+  const recordingFixture = { id: recordingA?.id ?? '' };
   const reportFixture = { id: reportA?.id ?? '', report_id: reportA?.id ?? '', image_id: imageA?.id ?? '' };
   const byStudy = { worklist_id: studyA.id };
   bodyAddressed = [
@@ -220,6 +236,13 @@ beforeAll(async () => {
       body: { ...byStudy, mobile_numbers: ['+919876543210'], by_user_id: userA.id },
     },
     { method: 'GET', path: `/api/v1/comm/messages?worklist_id=${studyA.id}` },
+    // Recorded dictations (features/dictation).
+    { method: 'GET', path: `/api/v1/worklist/augnito/voice-data?report_id=${reportA?.id ?? ''}` },
+    {
+      method: 'POST',
+      path: '/api/v1/worklist/augnito/voice-data',
+      body: { report_id: reportA?.id ?? '', by_user_id: userA.id },
+    },
     // Study images by Study Instance UID (features/dicom).
     { method: 'GET', path: `/api/v1/dicom/get-dicom-zip-url?study_uid=${studyA.studyUid ?? ''}` },
     { method: 'GET', path: `/api/v1/dicom/series?study_uid=${studyA.studyUid ?? ''}` },
@@ -283,6 +306,10 @@ beforeAll(async () => {
     // Image archives (issue 14).
     '/api/v1/pacs/archives/{id}': { id: archiveA?.id ?? '' },
     '/api/v1/pacs/archives/{id}/test': { id: archiveA?.id ?? '' },
+    // Recorded dictations (issue 17).
+    '/api/v1/worklist/augnito/voice-data/{id}': recordingFixture,
+    '/api/v1/worklist/augnito/voice-data/{id}/audio': recordingFixture,
+    '/api/v1/worklist/augnito/voice-data/{id}/inserted': recordingFixture,
   };
 });
 afterAll(async () => {
