@@ -162,11 +162,12 @@ describe('organisation report style form', () => {
     view = await renderRoutes([{ path: '/organisation', element: <OrganisationPage /> }], '/organisation');
     await waitFor(() => expect(document.querySelector('[aria-label="Letterhead preview"]')).not.toBeNull());
     expect(document.querySelector('form[aria-label="Report style"]')).toBeNull();
-    // Their sections: the layout and the turnaround targets (read only), not the outbox.
+    // Their sections: the layout, the turnaround targets and dictation (read only), not the outbox.
     const sections = document.querySelectorAll('nav[aria-label="Organisation sections"] button');
     expect([...sections].map((button) => button.textContent)).toEqual([
       'Report layout',
       'Turnaround targets',
+      'Dictation',
     ]);
   });
 

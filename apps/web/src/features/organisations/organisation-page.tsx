@@ -14,6 +14,7 @@ import { organisationApi, organisationKeys } from './organisation-api.ts';
 import { OutboxPanel } from './outbox-panel.tsx';
 import { ReportLayoutSection } from './report-layout-section.tsx';
 import { TurnaroundTargetsPanel } from './turnaround-targets-panel.tsx';
+import { SpeechSettingsPanel } from '../dictation/settings/speech-settings-panel.tsx';
 
 // The people tabs load with their first opening: the organisation's own settings stay light.
 const UsersPanel = lazy(() => import('../users/users-panel.tsx').then((m) => ({ default: m.UsersPanel })));
@@ -29,11 +30,12 @@ const ArchivesPanel = lazy(() =>
   import('../pacs/archives-panel.tsx').then((m) => ({ default: m.ArchivesPanel })),
 );
 
-type TSection = 'layout' | 'turnaround' | 'outbox';
+type TSection = 'layout' | 'turnaround' | 'dictation' | 'outbox';
 
 const SECTIONS: readonly { id: TSection; label: string; adminOnly: boolean }[] = [
   { id: 'layout', label: 'Report layout', adminOnly: false },
   { id: 'turnaround', label: 'Turnaround targets', adminOnly: false },
+  { id: 'dictation', label: 'Dictation', adminOnly: false },
   { id: 'outbox', label: 'Outbox', adminOnly: true },
 ];
 
@@ -108,6 +110,8 @@ function OrganisationSettings({ admin, organisationId }: { admin: boolean; organ
         <OutboxPanel />
       ) : section === 'turnaround' ? (
         <TurnaroundTargetsPanel canEdit={admin} />
+      ) : section === 'dictation' ? (
+        <SpeechSettingsPanel canEdit={admin} />
       ) : details.isPending ? (
         <Loading what="the organisation" />
       ) : details.isError ? (
