@@ -130,7 +130,7 @@ function Dictation({
             aria-valuemin={0}
             aria-valuemax={100}
             aria-valuenow={Math.round(share * 100)}
-            className="relative h-1.5 w-16 overflow-hidden rounded-full bg-line"
+            className="relative h-1.5 w-16 overflow-hidden rounded-full bg-line-strong"
           >
             <span
               className="absolute inset-y-0 left-0 rounded-full bg-accent transition-[width] duration-100"

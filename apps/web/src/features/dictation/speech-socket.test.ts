@@ -171,6 +171,28 @@ describe('speech socket client', () => {
     expect(await ended).toBeNull();
   });
 
+  it('keeps the last 2 s of audio while the server gets ready, not a burst the engine must catch up on', async () => {
+    const { url, received } = await speechServer(() => undefined);
+    const { handlers } = recorder();
+    const client = openSpeechSocket({
+      url,
+      token: 't',
+      reportId: REPORT_ID,
+      WebSocketImpl: WebSocket,
+      ...handlers,
+    });
+    for (let frame = 0; frame < 30; frame += 1) client.sendAudio(pcm(3200));
+    await received.next();
+    const [socket] = [...(servers[0]?.clients ?? [])];
+    if (!socket) throw new Error('no connection');
+    say(socket, { type: 'ready', provider: 'pocketsphinx' });
+    for (let frame = 0; frame < 20; frame += 1) expect(await received.next()).toEqual({ audio: 3200 });
+    client.stop();
+    expect(await received.next()).toEqual({ type: 'stop' });
+    expect(received.audioBytes).toBe(2 * 16000 * 2);
+    client.close();
+  });
+
   it("reports the server's error with its code and message, once", async () => {
     const { url } = await speechServer((socket) => {
       socket.once('message', () => {

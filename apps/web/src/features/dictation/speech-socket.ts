@@ -12,8 +12,12 @@ import {
   type TSpeechProvider,
 } from '@ris/domain';
 
-/** Audio kept while the server gets ready: 10 s at 16 kHz s16le. Older audio is dropped beyond it. */
-const MAX_PENDING_BYTES = DICTATION_SAMPLE_RATE * 2 * 10;
+/**
+ * Audio kept while the server gets ready (the first words said at once are not lost): 2 s at 16 kHz
+ * s16le, the oldest dropped beyond it. More would reach the engine as one burst it must catch up on
+ * while the person goes on speaking (a slow start then makes every result late).
+ */
+const MAX_PENDING_BYTES = DICTATION_SAMPLE_RATE * 2 * 2;
 
 export interface TSpeechSocketHandlers {
   onReady?: (provider: TSpeechProvider) => void;
