@@ -2,9 +2,8 @@
 // never runs on the main thread. A stream stays on one worker (its decoder holds the utterance);
 // a new stream goes to the worker with the fewest streams. Workers start on first use.
 //
-// Every request to a worker is answered in order; a worker that leaves its oldest request
-// unanswered for `timeoutMs` is hung (or cannot keep up): its streams fail with ENGINE_TIMEOUT and
-// it is replaced. A worker that dies fails its streams with ENGINE_UNAVAILABLE. Audio is never
+// Every request to a worker is answered in order; a worker that has work and answers nothing for
+// `timeoutMs` is hung: its streams fail with ENGINE_TIMEOUT and it is replaced. A worker that dies fails its streams with ENGINE_UNAVAILABLE. Audio is never
 // logged; the worker sees samples and model paths only.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -26,7 +25,7 @@ export type TPocketsphinxProviderOptions = {
   languageModelFor(organisationId: string): Promise<TLanguageModelFiles | null>;
   /** Worker threads (default: the machine's cores). */
   workers?: number;
-  /** A request unanswered this long means the worker is hung (default 10 s). */
+  /** A worker with work that answers nothing this long is hung (default 10 s). */
   timeoutMs?: number;
 };
 
@@ -54,7 +53,9 @@ type TStreamHandlers = {
 /** One worker thread, its streams and its unanswered requests (oldest first). */
 class DecoderThread {
   readonly streams = new Map<number, TStreamHandlers>();
-  readonly #pending: number[] = [];
+  /** Requests not answered yet, and when the worker last answered one (or got work while idle). */
+  #pending = 0;
+  #progressAt = 0;
   readonly #worker = startWorker();
   readonly #onGone: (thread: DecoderThread) => void;
   #dead = false;
@@ -72,15 +73,18 @@ class DecoderThread {
 
   send(request: TWorkerRequest): void {
     if (this.#dead) return;
-    this.#pending.push(Date.now());
+    if (this.#pending === 0) this.#progressAt = Date.now();
+    this.#pending++;
     if (request.kind === 'audio') this.#worker.postMessage(request, [request.samples.buffer as ArrayBuffer]);
     else this.#worker.postMessage(request);
   }
 
-  /** How long the oldest request has waited (0 when none). */
-  waitedMs(now: number): number {
-    const oldest = this.#pending[0];
-    return oldest === undefined ? 0 : now - oldest;
+  /**
+   * How long the worker has had work without answering any of it (0 when idle). Not the age of the
+   * oldest request: a recording fed at once queues minutes of audio that the worker works through.
+   */
+  stalledMs(now: number): number {
+    return this.#pending === 0 ? 0 : now - this.#progressAt;
   }
 
   /** Fails every stream of this worker and stops it; the pool starts a fresh one when needed. */
@@ -102,7 +106,8 @@ class DecoderThread {
 
   #receive(reply: TWorkerReply): void {
     const handlers = this.streams.get(reply.stream);
-    if (reply.kind === 'done' || reply.kind === 'failed') this.#pending.shift();
+    this.#progressAt = Date.now();
+    if (reply.kind === 'done' || reply.kind === 'failed') this.#pending--;
     if (!handlers) return;
     if (reply.kind === 'partial') handlers.onPartial(reply.text);
     else if (reply.kind === 'final') handlers.onFinal(reply.text);
@@ -123,7 +128,7 @@ export function createPocketsphinxProvider(options: TPocketsphinxProviderOptions
     () => {
       const now = Date.now();
       for (const thread of [...threads]) {
-        if (thread.waitedMs(now) > timeoutMs) {
+        if (thread.stalledMs(now) > timeoutMs) {
           thread.fail('ENGINE_TIMEOUT', 'The offline speech engine did not answer in time');
         }
       }
