@@ -9,6 +9,8 @@ import { startFakeAugnito, type TFakeAugnito } from '../../../test/fake-augnito-
 import { connectSocket, listenTopic, MessageLog, type TTestSocket } from '../../../test/realtime-client.ts';
 import { buildReportWorld, type TWorld, type TWorldUser } from '../../../test/report-test-world.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import { oggOpus, WEBM_TONE } from '../../../test/opus-fixtures.ts';
+import { opusDurationSeconds, opusPacketSamples, readWebmOpus } from './audio/opus.ts';
 import { encodeWav } from './audio/wav.ts';
 import { removeExpiredRecordings } from './retention-job.ts';
 
@@ -137,6 +139,32 @@ describe('recorded dictations', () => {
     expect(fake.streams.at(-1)?.pcmBytes).toBe(32_000);
   });
 
+  it("transcribes a browser's WebM (Opus) and an Ogg (Opus) recording", async () => {
+    const { report } = await world.studyWithReport();
+    const webm = readWebmOpus(WEBM_TONE);
+    const files = [
+      { data: WEBM_TONE, name: 'dictation.webm', type: 'audio/webm', content: 'audio/webm' },
+      {
+        data: oggOpus(webm.packets, webm.channels, opusPacketSamples),
+        name: 'dictation.ogg',
+        type: 'audio/ogg',
+        content: 'audio/ogg',
+      },
+    ];
+    for (const file of files) {
+      fake.nextTranscripts(['no acute findings']);
+      const response = await upload('radiologist', { report_id: report.id }, file);
+      expect(response.status, file.name).toBe(202);
+      const created = response.json as TRecording;
+      expect(created.content_type).toBe(file.content);
+      expect(created.duration_seconds).toBeCloseTo(opusDurationSeconds(webm), 1);
+      const done = await settled(report.id, created.id);
+      expect(done).toMatchObject({ status: 'TRANSCRIBED', transcript: 'No acute findings' });
+      // Decoded to 16 kHz s16le mono for the engine: two bytes a sample.
+      expect(fake.streams.at(-1)?.pcmBytes).toBeCloseTo(opusDurationSeconds(webm) * 32_000, -3);
+    }
+  });
+
   it('offers the transcript when nobody has the report open; an editor marks it inserted', async () => {
     const { studyId, report } = await world.studyWithReport({ collaborationEnabled: true });
     fake.nextTranscripts(['no acute findings']);
@@ -252,7 +280,7 @@ describe('recorded dictations', () => {
     ]);
     const ogg = await upload('radiologist', { report_id: report.id }, { data: opusHead, name: 'a.ogg' });
     expect(ogg.status).toBe(415);
-    expect(ogg.text).toMatch(/Ogg|WebM|WAV/);
+    expect(ogg.text).toContain('file');
     const long = await upload(
       'radiologist',
       { report_id: report.id },

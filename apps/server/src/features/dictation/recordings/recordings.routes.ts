@@ -13,6 +13,7 @@ import { ZErrorResponses } from '../../../http/openapi-errors.ts';
 import { parseFields, readForm, registerMultipart } from '../../../http/multipart.ts';
 import { dictationRecordings } from '../../../db/schema/index.ts';
 import {
+  audioKindOf,
   authorizeRecordingDelete,
   authorizeRecordingEdit,
   createRecording,
@@ -55,12 +56,12 @@ export const recordingRoutes: FastifyPluginAsyncZod = async (app) => {
         consumes: ['multipart/form-data'],
         summary: 'Upload a recorded dictation to be transcribed into a report',
         description:
-          'Multipart: file (WAV, 8/16-bit PCM, any rate, mono or stereo; checked by content; at most 50 MB and 20 minutes), report_id or worklist_id, by_user_id (the caller). Ogg/WebM (Opus) are refused with 415 (no decoder on the server yet). Answers 202: the recording is transcribed by a job, then inserted into the report if an editor has it open, else offered in the reporting screen.',
+          'Multipart: file (WAV 8/16-bit PCM at any rate, or Opus in WebM or Ogg as browsers record it; mono or stereo; checked by content; at most 50 MB and 20 minutes), report_id or worklist_id, by_user_id (the caller). Answers 202: the recording is transcribed by a job, then inserted into the report if an editor has it open, else offered in the reporting screen.',
         response: {
           202: ZRecording,
           ...ZErrorResponses,
           413: ZErrorBody.describe('file: over 50 MB or 20 minutes'),
-          415: ZErrorBody.describe('file: not a WAV recording by its content'),
+          415: ZErrorBody.describe('file: not a WAV, WebM or Ogg (Opus) recording by its content'),
         },
       },
     },
@@ -74,13 +75,14 @@ export const recordingRoutes: FastifyPluginAsyncZod = async (app) => {
       await checkUploads(form.files, RECORDING_FORM_LIMITS);
       const [file] = form.files;
       if (!file) throw new AppError('VALIDATION_FAILED', 'file: choose a recording', { field: 'file' });
-      const { durationSeconds } = recordingInfo(file, (await sniffMediaType(file.data)) ?? '');
+      const { contentType, durationSeconds } = recordingInfo(file, (await sniffMediaType(file.data)) ?? '');
       const settings = await app.dictation.engines.settingsOf(db, scope.organisationId);
       const id = await db.transaction((tx) =>
         createRecording(tx, blobs, {
           scope,
           target,
           file,
+          contentType,
           durationSeconds,
           retentionDays: settings.recordingRetentionDays,
         }),
@@ -126,7 +128,8 @@ export const recordingRoutes: FastifyPluginAsyncZod = async (app) => {
       const { row } = await requireVisibleRecording(db, scope, request.params.id);
       const file = await findStoredFile(db, row.recording.fileId);
       if (!file) throw AppError.notFound('Recording');
-      return sendStoredFile(reply, blobs, file, `dictation-${row.recording.id}.wav`);
+      const extension = audioKindOf(row.recording.contentType);
+      return sendStoredFile(reply, blobs, file, `dictation-${row.recording.id}.${extension}`);
     },
   );
 

@@ -18,6 +18,7 @@ import {
   requireReadableReport,
   type TVisibleReport,
 } from '../../reports/report.queries.ts';
+import { opusDurationSeconds, readOpus, type TOpusContainer } from './audio/opus.ts';
 import { readWavInfo, WavError } from './audio/wav.ts';
 
 export const TRANSCRIBE_QUEUE = 'dictation.transcribe';
@@ -25,9 +26,9 @@ export const TRANSCRIBE_QUEUE = 'dictation.transcribe';
 /** The form of POST /worklist/augnito/voice-data: one audio file in the field `file`. */
 export const RECORDING_FORM_LIMITS: TFormLimits = {
   noun: 'recording',
-  // Ogg and WebM (Opus) are recognised so that they are refused with a reason (recordingInfo).
+  // Ogg is recognised whatever its codec, so that Vorbis or FLAC is refused with a reason (recordingInfo).
   accept: ['audio/wav', 'audio/ogg; codecs=opus', 'audio/ogg', 'video/webm', 'audio/webm'],
-  acceptLabel: 'WAV',
+  acceptLabel: 'WAV, WebM or Ogg',
   maxBytes: RECORDING_MAX_BYTES,
   maxFiles: 1,
   maxTotalBytes: RECORDING_MAX_BYTES,
@@ -35,24 +36,42 @@ export const RECORDING_FORM_LIMITS: TFormLimits = {
   maxFields: 10,
 };
 
-const WAV = 'audio/wav';
+/** The kinds of recording kept, by what their content is (sniffed), as the recording names them. */
+export const RECORDING_TYPES: Readonly<Record<string, string>> = {
+  'audio/wav': 'audio/wav',
+  'video/webm': 'audio/webm',
+  'audio/webm': 'audio/webm',
+  'audio/ogg; codecs=opus': 'audio/ogg',
+};
+
+/** How a stored recording is decoded, from its content type. */
+export function audioKindOf(contentType: string): 'wav' | TOpusContainer {
+  return contentType === 'audio/webm' ? 'webm' : contentType === 'audio/ogg' ? 'ogg' : 'wav';
+}
 
 /**
- * The recording's duration, checked by content: WAV (8/16-bit PCM, any rate and channels) within
- * RECORDING_MAX_SECONDS. Ogg and WebM (Opus) are refused with 415: no decoder for them runs on the
- * server yet, so they could not be transcribed.
+ * The recording's content type and duration, checked by content: WAV (8/16-bit PCM, any rate and
+ * channels), WebM or Ogg with Opus audio (mono or stereo), within RECORDING_MAX_SECONDS.
  */
-export function recordingInfo(file: TUpload, mediaType: string): { durationSeconds: number } {
-  if (mediaType !== WAV) {
+export function recordingInfo(
+  file: TUpload,
+  mediaType: string,
+): { contentType: string; durationSeconds: number } {
+  const contentType = RECORDING_TYPES[mediaType];
+  if (!contentType) {
     throw new AppError(
       'UNSUPPORTED_MEDIA_TYPE',
-      'file: Ogg and WebM (Opus) recordings cannot be transcribed on this server yet; record or export as WAV',
+      'file: only WAV (PCM) and Opus recordings (WebM or Ogg) are accepted',
       { field: 'file', detected: mediaType },
     );
   }
   let durationSeconds: number;
   try {
-    durationSeconds = readWavInfo(file.data).durationSeconds;
+    const kind = audioKindOf(contentType);
+    durationSeconds =
+      kind === 'wav'
+        ? readWavInfo(file.data).durationSeconds
+        : opusDurationSeconds(readOpus(file.data, kind));
   } catch (error) {
     if (error instanceof WavError)
       throw new AppError('UNSUPPORTED_MEDIA_TYPE', `file: ${error.message}`, { field: 'file' });
@@ -66,7 +85,7 @@ export function recordingInfo(file: TUpload, mediaType: string): { durationSecon
       `file: a recording may last at most ${RECORDING_MAX_SECONDS / 60} minutes`,
       { field: 'file' },
     );
-  return { durationSeconds };
+  return { contentType, durationSeconds };
 }
 
 /** The report a recording goes to: by report_id, or the report of the worklist item (404 when none). */
@@ -95,6 +114,7 @@ export async function createRecording(
     scope: TScope;
     target: TVisibleReport;
     file: TUpload;
+    contentType: string;
     durationSeconds: number;
     retentionDays: number;
   },
@@ -105,7 +125,7 @@ export async function createRecording(
     originalName: file.filename,
     organisationId: scope.organisationId,
     createdBy: scope.principal.userId,
-    accept: [WAV],
+    accept: Object.keys(RECORDING_TYPES),
     maxBytes: RECORDING_MAX_BYTES,
   });
   const [row] = await tx
@@ -116,7 +136,7 @@ export async function createRecording(
       byUserId: scope.principal.userId,
       fileId: stored.id,
       durationSeconds: input.durationSeconds,
-      contentType: stored.mediaType,
+      contentType: input.contentType,
       expiresAt: sql`now() + make_interval(days => ${input.retentionDays}::int)`,
     })
     .returning({ id: dictationRecordings.id });

@@ -12,7 +12,7 @@ import { PermanentJobError, type TJobHandler } from '../../../jobs/jobs.ts';
 import type { TDictationServices } from '../dictation-services.ts';
 import { readDictation, transcriptHtml, transcriptOf } from '../dictation-text.ts';
 import { decodeRecording } from './audio/decode-audio.ts';
-import { TRANSCRIBE_QUEUE } from './recordings.ts';
+import { audioKindOf, TRANSCRIBE_QUEUE } from './recordings.ts';
 
 export { TRANSCRIBE_QUEUE };
 
@@ -104,7 +104,7 @@ async function transcribe(deps: TTranscribeDeps, id: string): Promise<Record<str
     throw new PermanentJobError('Dictation is turned off for this organisation, so nothing was transcribed.');
   let pcm: Buffer;
   try {
-    pcm = await decodeRecording(await blobs.read(row.storageKey));
+    pcm = await decodeRecording(await blobs.read(row.storageKey), audioKindOf(recording.contentType));
   } catch (error) {
     const reason = error instanceof Error ? error.message : 'unknown format';
     throw new PermanentJobError(`The recording could not be read (${reason}).`, { cause: error });

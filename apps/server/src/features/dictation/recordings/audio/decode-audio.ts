@@ -5,12 +5,12 @@ import { Worker } from 'node:worker_threads';
 const fromSource = import.meta.url.endsWith('.ts');
 const SOURCE_CONDITION = '--conditions=ris-source';
 
-/** 16 kHz s16le mono PCM of a stored recording (WAV); rejects with the decoder's reason. */
-export function decodeRecording(data: Buffer): Promise<Buffer> {
+/** 16 kHz s16le mono PCM of a stored recording (WAV, or Opus in WebM/Ogg); rejects with the decoder's reason. */
+export function decodeRecording(data: Buffer, kind: 'wav' | 'webm' | 'ogg'): Promise<Buffer> {
   const file = new URL(fromSource ? './decode-worker.ts' : './decode-worker.js', import.meta.url);
   const execArgv = [...process.execArgv];
   if (fromSource && !execArgv.includes(SOURCE_CONDITION)) execArgv.push(SOURCE_CONDITION);
-  const worker = new Worker(file, { execArgv, workerData: new Uint8Array(data) });
+  const worker = new Worker(file, { execArgv, workerData: { data: new Uint8Array(data), kind } });
   return new Promise<Buffer>((resolve, reject) => {
     worker.once('message', (message: unknown) => {
       if (
