@@ -16,6 +16,8 @@ import {
   PRIORITY_WEIGHTS,
   STUDY_KINDS,
 } from './demo-data.ts';
+import { enqueueLanguageModelBuild } from '../features/dictation/language-model/language-model.ts';
+import { pocketsphinxAvailable } from '../integrations/speech/pocketsphinx/pocketsphinx-library.ts';
 import { createRandom, type TRandom } from './random.ts';
 import { REPORT_TEXTS, reportHtml } from './report-texts.ts';
 
@@ -300,4 +302,6 @@ async function seedDemo(tx: TTx, hashes: string[], now: Date, random: TRandom): 
     .values(
       [radiologist, reporter].flatMap((user) => DEMO_MACROS.map((macro) => ({ ...macro, userId: user.id }))),
     );
+  // The offline dictation engine's model of the demo's templates, macros and reports, built at once.
+  if (pocketsphinxAvailable()) await enqueueLanguageModelBuild(tx, organisationId, { immediate: true });
 }
