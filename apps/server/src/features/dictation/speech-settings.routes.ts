@@ -88,6 +88,8 @@ export const speechSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['dictation'],
         security,
         summary: 'What dictation the reporting screen offers (engine kind; never keys or addresses)',
+        description:
+          "With a server engine (pocketsphinx, augnito) the screen dictates over the speech socket, a WebSocket at /api/v1/speech: first a text message {type:'start', token, report_id, sample_rate:16000, encoding:'s16le'}, then after 'ready' binary frames of 16 kHz s16le mono and {type:'stop'}; the server answers partial, final (text and segments), ended or error (ZSpeechServerMessage in @ris/domain).",
         response: { 200: ZSpeechOptions, ...ZErrorResponses },
       },
     },
