@@ -27,6 +27,7 @@ type TItem = { id: string; patient_name: string; patient_id: string };
 let server: TE2eServer | undefined;
 let browser: Browser | undefined;
 let workDir = '';
+let sentenceWav = '';
 const contexts: BrowserContext[] = [];
 
 /** A WAV of the sentence (espeak-ng), with a second of silence after it, as 16 kHz mono s16le (sox). */
@@ -55,6 +56,7 @@ function synthesiseSentence(dir: string): string {
 beforeAll(async () => {
   workDir = await mkdtemp(path.join(os.tmpdir(), 'ris-e2e-dictation-'));
   const wav = synthesiseSentence(workDir);
+  sentenceWav = wav;
   const executablePath = findChromium();
   if (!executablePath) throw new Error('no Chromium found (run through e2e/run.ts, which checks first)');
   [server, browser] = await Promise.all([
@@ -95,7 +97,7 @@ async function signedIn(email: string): Promise<Page> {
 }
 
 /** A TO_READ study of the transcriptionist's facilities, assigned to the radiologist, collaboration on. */
-async function collaborativeStudy(url: string): Promise<TItem> {
+async function collaborativeStudy(url: string, index: number): Promise<TItem> {
   const [admin, radiologist, transcriptionist] = await Promise.all([
     apiSignIn(url, ADMIN),
     apiSignIn(url, RADIOLOGIST),
@@ -107,9 +109,9 @@ async function collaborativeStudy(url: string): Promise<TItem> {
     url,
     transcriptionist,
     'GET',
-    '/worklist?statuses=TO_READ&date_range_type=LAST_1_MONTH&limit=1',
+    '/worklist?statuses=TO_READ&date_range_type=LAST_1_MONTH&limit=5',
   );
-  const study = page.items[0];
+  const study = page.items[index];
   if (!study) throw new Error('the demo seed has no TO_READ study in the transcriptionist facilities');
   await api(url, admin, 'PUT', '/worklist/assign/radiologist', {
     worklist_ids: [study.id],
@@ -199,7 +201,7 @@ async function dictateAndCheck(radiologist: Page, transcriptionist: Page): Promi
 describe('dictation', () => {
   it('a radiologist dictates a sentence into the report and the co-editing transcriptionist sees it', async () => {
     const { server: ris } = running();
-    const study = await collaborativeStudy(ris.url);
+    const study = await collaborativeStudy(ris.url, 0);
     const [radiologist, transcriptionist] = await Promise.all([
       signedIn(RADIOLOGIST),
       signedIn(TRANSCRIPTIONIST),
@@ -216,4 +218,38 @@ describe('dictation', () => {
       throw error;
     }
   }, 300_000);
+
+  it('a recorded dictation uploaded by the transcriptionist goes into the open report and plays with the keys', async () => {
+    const { server: ris } = running();
+    const study = await collaborativeStudy(ris.url, 1);
+    const transcriptionist = await signedIn(TRANSCRIPTIONIST);
+    await openReport(transcriptionist, ris.url, study);
+    await editorOf(transcriptionist).click();
+    await transcriptionist.keyboard.type('Findings:');
+    await transcriptionist.getByRole('button', { name: 'Recordings', exact: true }).click();
+    const panel = transcriptionist.getByRole('complementary', { name: 'Recordings' });
+    await panel.getByLabel('Upload a recording (WAV, WebM, Ogg)').setInputFiles(sentenceWav);
+    // Transcribed by the server's job (the list follows through the realtime connection) and, the
+    // report being open here, inserted at the caret.
+    const item = panel.getByRole('listitem').filter({ hasText: 'Transcribed' });
+    await item.waitFor({ timeout: 90_000 });
+    expect((await item.textContent())?.toLowerCase()).toContain('abnormality');
+    await item.filter({ hasText: 'inserted' }).waitFor({ timeout: 10_000 });
+    await expect
+      .poll(() => reportText(transcriptionist), { timeout: 10_000 })
+      .toMatch(/^findings:.*abnormality/);
+    await item.getByRole('button', { name: /^Insert again the transcript/ }).waitFor();
+
+    // The audio plays from a blob URL (the API needs the token); F8 plays and pauses.
+    await item.getByRole('button', { name: 'Listen' }).click();
+    const audio = panel.locator('audio[src^="blob:"]');
+    await audio.waitFor();
+    await expect
+      .poll(() => audio.evaluate((element: HTMLAudioElement) => element.readyState))
+      .toBeGreaterThan(0);
+    await transcriptionist.keyboard.press('F8');
+    await expect.poll(() => audio.evaluate((element: HTMLAudioElement) => element.paused)).toBe(false);
+    await transcriptionist.keyboard.press('F8');
+    await expect.poll(() => audio.evaluate((element: HTMLAudioElement) => element.paused)).toBe(true);
+  }, 180_000);
 });

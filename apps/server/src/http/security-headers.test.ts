@@ -23,6 +23,7 @@ const POLICY = [
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' blob: data:",
+  "media-src 'self' blob:",
   "connect-src 'self' ws: wss: http://127.0.0.1:8843",
   "font-src 'self' data:",
   "object-src 'none'",

@@ -16,6 +16,8 @@ export const CONTENT_SECURITY_POLICY: Record<string, string[]> = {
   'script-src': ["'self'"],
   'style-src': ["'self'", "'unsafe-inline'"],
   'img-src': ["'self'", 'blob:', 'data:'],
+  // Recorded dictations play from object URLs of audio fetched with the token.
+  'media-src': ["'self'", 'blob:'],
   // …and the workstation's viewer agent (ris-viewer-agent on 127.0.0.1:8843, spec §7), which answers
   // only this RIS's pages.
   'connect-src': ["'self'", 'ws:', 'wss:', 'http://127.0.0.1:8843'],

@@ -98,7 +98,8 @@ export interface RecordingsPanelProps {
 
 /**
  * The report's recorded dictations: upload a recording, listen to it while correcting (F7 back 3 s,
- * F8 play/pause, F9 forward 3 s), insert its transcript at the caret.
+ * F8 play/pause, F9 forward 3 s), insert its transcript at the caret (the server already did when
+ * the report was open in an editor at the end of the transcription).
  */
 export function RecordingsPanel({ editor, editable, reportId }: RecordingsPanelProps) {
   const queryClient = useQueryClient();
@@ -224,13 +225,16 @@ export function RecordingsPanel({ editor, editable, reportId }: RecordingsPanelP
                   {selected === recording.id ? 'Close' : 'Listen'}
                 </Button>
                 {recording.transcript ? (
+                  // The server inserts a transcript itself into a report open in an editor; then the
+                  // button offers it again (e.g. after the text was deleted by mistake).
                   <Button
                     size="sm"
+                    variant={recording.inserted ? 'secondary' : 'primary'}
                     disabled={!editable || insert.isPending}
                     onClick={() => insert.mutate(recording)}
-                    aria-label={`Insert the transcript of ${recording.by_user_name}'s recording`}
+                    aria-label={`${recording.inserted ? 'Insert again' : 'Insert'} the transcript of ${recording.by_user_name}'s recording`}
                   >
-                    Insert
+                    {recording.inserted ? 'Insert again' : 'Insert'}
                   </Button>
                 ) : null}
               </div>
