@@ -137,9 +137,8 @@ const reportText = (page: Page): Promise<string> =>
     return (copy.textContent ?? '').toLowerCase();
   });
 
-/** Starts dictating with the button; resolves once the server listens and the meter moves. */
-async function startDictating(page: Page): Promise<Locator> {
-  await page.getByRole('button', { name: 'Dictate' }).click();
+/** Waits until the server listens and the level meter moves; the Stop button. */
+async function listening(page: Page): Promise<Locator> {
   const stop = page.getByRole('button', { name: 'Stop', exact: true });
   await expect.poll(() => stop.getAttribute('aria-pressed')).toBe('true');
   await page.getByRole('status').filter({ hasText: 'Listening' }).waitFor({ timeout: 30_000 });
@@ -152,12 +151,14 @@ async function startDictating(page: Page): Promise<Locator> {
 
 /**
  * The organisation's first dictation builds its language model (from its templates, macros and
- * reports) while the generic model serves: dictate once, stop, wait for the model, and start the
- * report again.
+ * reports) while the generic model serves: dictate once with push-to-talk (F4 held down), wait for
+ * the model, and start the report again.
  */
 async function buildLanguageModel(page: Page, url: string): Promise<void> {
-  const stop = await startDictating(page);
-  await stop.click();
+  await editorOf(page).click();
+  await page.keyboard.down('F4');
+  await listening(page);
+  await page.keyboard.up('F4');
   await page.getByRole('button', { name: 'Dictate' }).waitFor({ timeout: 30_000 });
   const admin = await apiSignIn(url, ADMIN);
   const languageModel = async () =>
@@ -175,7 +176,8 @@ async function dictateAndCheck(radiologist: Page, transcriptionist: Page): Promi
   await editorOf(radiologist).click();
   await radiologist.keyboard.type('Clinical note.');
   // The microphone streams: the server says it is listening and the level meter moves.
-  const stop = await startDictating(radiologist);
+  await radiologist.getByRole('button', { name: 'Dictate' }).click();
+  const stop = await listening(radiologist);
 
   // The engine's words arrive in the report (the fake microphone loops the sentence).
   await expect.poll(() => reportText(radiologist), { timeout: 60_000 }).toContain('abnormality');
