@@ -119,7 +119,11 @@ describe('speech settings', () => {
   });
 
   it('refuses an engine address that is not wss:// or whose host is not allowed', async () => {
-    for (const server_url of ['https://api.augnito.ai/v2/speechapi', 'wss://evil.example/v2/speechapi']) {
+    for (const server_url of [
+      'https://api.augnito.ai/v2/speechapi',
+      'wss://evil.example/v2/speechapi',
+      'ws://localhost:9/v2/speechapi',
+    ]) {
       const response = await call('admin', 'PUT', {
         provider: 'augnito',
         augnito: { ...augnito, server_url },
@@ -127,6 +131,9 @@ describe('speech settings', () => {
       expect(response.status, server_url).toBe(400);
       expect((response.json as { error: { message: string } }).error.message).toContain('augnito.server_url');
     }
+    // ws:// to a host the operator listed by name (SPEECH_ALLOWED_HOSTS has 127.0.0.1 here).
+    const local = await call('admin', 'PUT', { augnito: { server_url: 'ws://127.0.0.1:9/v2/speechapi' } });
+    expect(local.status).toBe(200);
     const schema = await call('admin', 'PUT', { augnito: { server_url: 'not a url' } });
     expect(schema.status).toBe(400);
     expect(schema.text).toContain('augnito.server_url');

@@ -104,8 +104,8 @@ export type TSpeechSettingsWrite = {
 /**
  * PUT /organisation/speech-settings: merges the change into the settings in effect and stores them
  * whole. 400 naming the field: Augnito chosen without an account code, lm id or access key; a
- * server_url that is not wss:// (ws:// only to this machine) or names a host SPEECH_ALLOWED_HOSTS
- * refuses; PocketSphinx chosen where it is not installed.
+ * server_url that is not wss:// (ws:// only to a host SPEECH_ALLOWED_HOSTS names) or names a host
+ * SPEECH_ALLOWED_HOSTS refuses; PocketSphinx chosen where it is not installed.
  */
 export async function saveSpeechSettings(
   db: TDbOrTx,
@@ -158,8 +158,9 @@ function assertSettings(next: TSpeechSettingsInEffect, context: TSpeechSettingsW
   } catch {
     parsed = null;
   }
-  const local = parsed !== null && ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname);
-  if (!parsed || !(parsed.protocol === 'wss:' || (parsed.protocol === 'ws:' && local)))
+  // Unencrypted ws:// only to a host the operator listed by name (a local engine, tests).
+  const listed = parsed !== null && (context.allowedHosts ?? []).includes(parsed.hostname.toLowerCase());
+  if (!parsed || !(parsed.protocol === 'wss:' || (parsed.protocol === 'ws:' && listed)))
     throw invalidField('augnito.server_url', 'must be a wss:// address');
   if (!archiveHostAllowed(url, context.allowedHosts))
     throw invalidField('augnito.server_url', 'names a host this server may not call (SPEECH_ALLOWED_HOSTS)');

@@ -22,7 +22,7 @@ let world: TWorld;
 const sockets: TTestSocket[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { ...FAST_JOBS_ENV } });
+  server = await startTestServer({ env: { ...FAST_JOBS_ENV, SPEECH_ALLOWED_HOSTS: '127.0.0.1' } });
   fake = await startFakeAugnito({ accessKey: KEY });
   world = await buildReportWorld(server);
   await useAugnito(KEY);

@@ -19,7 +19,11 @@ let reportId: string;
 
 beforeAll(async () => {
   server = await startTestServer({
-    env: { SPEECH_ENGINE_TIMEOUT_MS: '1500', SPEECH_MAX_STREAM_SECONDS: '2' },
+    env: {
+      SPEECH_ENGINE_TIMEOUT_MS: '1500',
+      SPEECH_MAX_STREAM_SECONDS: '2',
+      SPEECH_ALLOWED_HOSTS: '127.0.0.1',
+    },
   });
   fake = await startFakeAugnito({ accessKey: KEY });
   world = await buildReportWorld(server);
