@@ -84,6 +84,15 @@ describe('speech settings', () => {
     expect(row?.augnitoAccessKeySealed).toMatch(/^v1\./);
     expect(row?.augnitoAccessKeySealed).not.toContain(KEY);
     expect(server.app.secretBox.open(row?.augnitoAccessKeySealed ?? '')).toBe(KEY);
+    const audit = await server.db
+      .select()
+      .from(t.auditEvents)
+      .where(eq(t.auditEvents.action, 'speech_settings.updated'));
+    expect(audit.at(-1)).toMatchObject({
+      organisationId,
+      data: { provider: 'augnito', access_key: 'replaced' },
+    });
+    expect(JSON.stringify(audit)).not.toContain(KEY);
     const read = await call('admin', 'GET');
     expect(read.text).not.toContain(KEY);
     expect((read.json as TSpeechSettings).augnito.has_access_key).toBe(true);

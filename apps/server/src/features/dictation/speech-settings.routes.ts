@@ -71,6 +71,7 @@ export const speechSettingsRoutes: FastifyPluginAsyncZod = async (app) => {
         {
           organisationId,
           actorUserId: principal.userId,
+          origin: { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
           box: app.secretBox,
           allowedHosts: app.deps.config.speech.allowedHosts,
           pocketsphinxAvailable: engines.pocketsphinxAvailable,

@@ -10,8 +10,9 @@ import {
 } from '@ris/domain';
 import { eq } from 'drizzle-orm';
 import type { TPrincipal } from '../../auth/principal.ts';
-import type { TDbOrTx } from '../../db/client.ts';
-import { organisationSpeechSettings } from '../../db/schema/index.ts';
+import type { TRequestOrigin } from '../../auth/audit.ts';
+import type { TDb, TDbOrTx } from '../../db/client.ts';
+import { auditEvents, organisationSpeechSettings } from '../../db/schema/index.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { SecretBox } from '../../integrations/sealed-secrets.ts';
 import { archiveHostAllowed } from '../../integrations/pacs/allowed-hosts.ts';
@@ -95,6 +96,7 @@ const invalidField = (field: string, message: string) =>
 export type TSpeechSettingsWrite = {
   organisationId: string;
   actorUserId: string;
+  origin: TRequestOrigin;
   box: SecretBox;
   /** SPEECH_ALLOWED_HOSTS (null: any host). */
   allowedHosts: readonly string[] | null;
@@ -108,7 +110,7 @@ export type TSpeechSettingsWrite = {
  * SPEECH_ALLOWED_HOSTS refuses; PocketSphinx chosen where it is not installed.
  */
 export async function saveSpeechSettings(
-  db: TDbOrTx,
+  db: TDb,
   context: TSpeechSettingsWrite,
   body: TSpeechSettingsUpdate,
 ): Promise<TSpeechSettingsInEffect> {
@@ -143,10 +145,31 @@ export async function saveSpeechSettings(
     updatedAt: new Date(),
     updatedBy: context.actorUserId,
   };
-  await db
-    .insert(organisationSpeechSettings)
-    .values({ organisationId: context.organisationId, ...values })
-    .onConflictDoUpdate({ target: organisationSpeechSettings.organisationId, set: values });
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(organisationSpeechSettings)
+      .values({ organisationId: context.organisationId, ...values })
+      .onConflictDoUpdate({ target: organisationSpeechSettings.organisationId, set: values });
+    // Who changed what; of the key only whether it was replaced or cleared, never the key.
+    await tx.insert(auditEvents).values({
+      action: 'speech_settings.updated',
+      actorUserId: context.actorUserId,
+      organisationId: context.organisationId,
+      entityType: 'organisation_speech_settings',
+      entityId: context.organisationId,
+      ip: context.origin.ip,
+      userAgent: context.origin.userAgent?.slice(0, 512) ?? null,
+      data: {
+        provider: next.provider,
+        augnito_server_url: next.augnito.serverUrl,
+        augnito_account_code: next.augnito.accountCode,
+        augnito_lm_id: next.augnito.lmId,
+        access_key: accessKey === undefined ? 'kept' : accessKey.trim() === '' ? 'cleared' : 'replaced',
+        browser_speech_allowed: next.browserSpeechAllowed,
+        recording_retention_days: next.recordingRetentionDays,
+      },
+    });
+  });
   return next;
 }
 
