@@ -66,7 +66,11 @@ export function recordingRetentionHandler(deps: {
   };
 }
 
-/** Starts the chain when none is waiting or running (first start, restored database). */
+/**
+ * Starts the chain when none is waiting or running (first start, restored database). Its first pass
+ * comes an interval later, not at start: a server that starts often does no work at each start,
+ * and the jobs table does not change under the tests that just started one.
+ */
 export async function ensureRetentionChain(db: TDb): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${RECORDING_RETENTION_QUEUE}, 0))`);
@@ -79,6 +83,7 @@ export async function ensureRetentionChain(db: TDb): Promise<void> {
       queue: RECORDING_RETENTION_QUEUE,
       payload: {},
       idempotencyKey: `${RECORDING_RETENTION_QUEUE}:start:${Date.now()}`,
+      runAt: new Date(Date.now() + PASS_INTERVAL_MS),
       maxAttempts: 3,
     });
   });
