@@ -1,13 +1,26 @@
-// Spoken test audio for the offline engine's tests and the dictation bench: espeak-ng (Debian)
-// speaks a sentence, sox turns its 22 kHz WAV into the engine's 16 kHz s16le mono.
+// Spoken test audio for the offline engine's tests and the dictation bench, from Debian's speech
+// synthesisers: espeak-ng (formant synthesis, robotic) or flite (CMU's voices, recorded speakers:
+// slt, rms, awb). sox turns their WAV into the engine's 16 kHz s16le mono.
 import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
-export type TSynthesisVoice = {
-  /** An espeak-ng voice, e.g. 'en-us', 'en-gb', 'en-us+f3' (a female variant). */
-  voice: string;
-  /** Words per minute (espeak-ng's default is 175). */
-  wordsPerMinute: number;
-};
+export type TSynthesisVoice =
+  | {
+      engine?: 'espeak-ng';
+      /** An espeak-ng voice, e.g. 'en-us', 'en-gb', 'en-us+f3' (a female variant). */
+      voice: string;
+      /** Words per minute (espeak-ng's default is 175). */
+      wordsPerMinute: number;
+    }
+  | {
+      engine: 'flite';
+      /** A flite voice: 'slt' (female, US), 'rms' (male, US), 'awb' (male, Scottish). */
+      voice: string;
+      /** Duration of each sound against the voice's own (1: as recorded, 0.85: 15 % faster). */
+      stretch: number;
+    };
 
 function run(command: string, args: readonly string[], input: Buffer | null): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -26,13 +39,32 @@ function run(command: string, args: readonly string[], input: Buffer | null): Pr
   });
 }
 
+/** flite's WAV (it writes to a file: Node's stdout pipe is a socket, which /dev/stdout cannot open). */
+async function fliteWav(text: string, voice: string, stretch: number): Promise<Buffer> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ris-flite-'));
+  try {
+    const file = path.join(dir, 'speech.wav');
+    await run(
+      'flite',
+      ['-voice', voice, '--setf', `duration_stretch=${stretch}`, '-t', text, '-o', file],
+      null,
+    );
+    return await readFile(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** The sentence as 16 kHz, 16-bit signed little-endian mono PCM. */
 export async function synthesiseSpeech(text: string, voice: TSynthesisVoice): Promise<Buffer> {
-  const wav = await run(
-    'espeak-ng',
-    ['-v', voice.voice, '-s', String(voice.wordsPerMinute), '--stdout', text],
-    null,
-  );
+  const wav =
+    voice.engine === 'flite'
+      ? await fliteWav(text, voice.voice, voice.stretch)
+      : await run(
+          'espeak-ng',
+          ['-v', voice.voice, '-s', String(voice.wordsPerMinute), '--stdout', text],
+          null,
+        );
   return run(
     'sox',
     ['-t', 'wav', '-', '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', '-t', 'raw', '-'],
@@ -40,19 +72,38 @@ export async function synthesiseSpeech(text: string, voice: TSynthesisVoice): Pr
   );
 }
 
+/** A voice's name for tables. */
+export function voiceLabel(voice: TSynthesisVoice): string {
+  return voice.engine === 'flite'
+    ? `flite ${voice.voice} ×${voice.stretch}`
+    : `espeak-ng ${voice.voice} ${voice.wordsPerMinute} wpm`;
+}
+
 /** Silence of this many milliseconds at 16 kHz (pauses between sentences of a dictation). */
 export function silence(ms: number): Buffer {
   return Buffer.alloc(Math.round((ms * 16_000) / 1_000) * 2);
 }
 
-/** Where the speech in a PCM buffer ends (ms): the last 10 ms window louder than a whisper. */
-export function speechEndMs(pcm: Buffer): number {
+/** Mean absolute amplitude of each 10 ms window louder than a whisper, as window indexes. */
+function loudWindows(pcm: Buffer): number[] {
   const window = 160;
   const samples = new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.length));
-  for (let start = samples.length - window; start >= 0; start -= window) {
+  const loud: number[] = [];
+  for (let start = 0; start + window <= samples.length; start += window) {
     let energy = 0;
     for (let i = start; i < start + window; i++) energy += Math.abs(samples[i] ?? 0);
-    if (energy / window > 300) return ((start + window) * 1_000) / 16_000;
+    if (energy / window > 300) loud.push(start / window);
   }
-  return 0;
+  return loud;
+}
+
+/** Where the speech in a PCM buffer starts (ms): the first 10 ms window louder than a whisper. */
+export function speechStartMs(pcm: Buffer): number {
+  return (loudWindows(pcm)[0] ?? 0) * 10;
+}
+
+/** Where the speech in a PCM buffer ends (ms): the end of the last 10 ms window louder than a whisper. */
+export function speechEndMs(pcm: Buffer): number {
+  const last = loudWindows(pcm).at(-1);
+  return last === undefined ? 0 : (last + 1) * 10;
 }
