@@ -1,7 +1,7 @@
 // Recorded dictations over HTTP (real multipart, real database, real job runner) with the local
 // Augnito engine transcribing them.
 import { RECORDING_MAX_BYTES, worklistItemTopic, type TRecording } from '@ris/domain';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as t from '../../../db/schema/index.ts';
 import { FAST_JOBS_ENV } from '../../../test/comm-test-helpers.ts';
@@ -12,7 +12,7 @@ import { startTestServer, type TTestServer } from '../../../test/test-server.ts'
 import { oggOpus, WEBM_TONE } from '../../../test/opus-fixtures.ts';
 import { opusDurationSeconds, opusPacketSamples, readWebmOpus } from './audio/opus.ts';
 import { encodeWav } from './audio/wav.ts';
-import { removeExpiredRecordings } from './retention-job.ts';
+import { RECORDING_RETENTION_QUEUE, removeExpiredRecordings } from './retention-job.ts';
 
 const KEY = 'augnito-recording-key';
 const PATH = '/api/v1/worklist/augnito/voice-data';
@@ -332,6 +332,12 @@ describe('recorded dictations', () => {
       .update(t.dictationRecordings)
       .set({ expiresAt: new Date(Date.now() - 60_000) })
       .where(eq(t.dictationRecordings.id, id));
+    // The first upload started the hourly passes: one waits.
+    const passes = await server.db
+      .select()
+      .from(t.jobs)
+      .where(and(eq(t.jobs.queue, RECORDING_RETENTION_QUEUE), eq(t.jobs.status, 'pending')));
+    expect(passes).toHaveLength(1);
     expect(await removeExpiredRecordings(server.db, server.app.deps.blobs, server.app.events)).toBe(1);
     expect(await rowOf(id)).toBeUndefined();
     expect(await server.app.deps.blobs.exists(file?.storageKey ?? '')).toBe(false);

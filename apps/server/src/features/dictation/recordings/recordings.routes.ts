@@ -26,6 +26,7 @@ import {
   requireVisibleRecording,
 } from './recordings.ts';
 import { removeRecordings } from './remove-recordings.ts';
+import { ensureRetentionChain } from './retention-job.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['dictation'];
@@ -90,6 +91,10 @@ export const recordingRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await findRecording(db, scope.organisationId, id);
       if (!row) throw AppError.notFound('Recording');
       announce(target);
+      // The retention passes start with the first recording (a failure here waits for the next start).
+      await ensureRetentionChain(db).catch((error: unknown) =>
+        request.log.error({ err: error }, 'could not start the recording retention passes'),
+      );
       return reply.status(202).send(presentRecording(row));
     },
   );

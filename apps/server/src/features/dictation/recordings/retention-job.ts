@@ -67,11 +67,13 @@ export function recordingRetentionHandler(deps: {
 }
 
 /**
- * Starts the chain when none is waiting or running (first start, restored database). Its first pass
- * comes an interval later, not at start: a server that starts often does no work at each start,
- * and the jobs table does not change under the tests that just started one.
+ * Starts the chain when there are recordings and no pass is waiting or running (at start, and after
+ * an upload). Its first pass comes an interval later: a server that starts often does no work at
+ * each start, and an organisation that never records has no job at all.
  */
 export async function ensureRetentionChain(db: TDb): Promise<void> {
+  const [any] = await queryRows<{ id: string }>(db, sql`select id from dictation_recordings limit 1`);
+  if (!any) return;
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${RECORDING_RETENTION_QUEUE}, 0))`);
     const live = await queryRows<{ id: string }>(
