@@ -157,7 +157,8 @@ export type TRecordingStatus = (typeof RECORDING_STATUSES)[number];
 
 /**
  * Multipart fields beside the audio file (field `file`; WAV, WebM or Ogg, checked by content):
- * worklist_id or report_id (one is required), by_user_id (must be the caller unless an admin).
+ * worklist_id or report_id (one is required), by_user_id (when given, must be the caller: a
+ * dictation is recorded by the person who speaks it).
  */
 export const ZVoiceDataFields = z
   .object({

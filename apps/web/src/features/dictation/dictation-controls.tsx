@@ -1,13 +1,11 @@
 import { parseDictation, type TSpeechProvider } from '@ris/domain';
 import type { Editor } from '@tiptap/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Mic, MicOff } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { cn } from '../../components/ui/cn.ts';
-import { reportKeys, reportsApi } from '../reports/reports-api.ts';
-import type { TMacroLike } from '../reports/editor/macro-expansion.ts';
 import { dictationApi, dictationKeys } from './dictation-api.ts';
-import { matchByName } from './editor/apply-segments.ts';
+import type { TDictationSources } from './editor/apply-segments.ts';
 import { useDictation, type TDictationStatus } from './use-dictation.ts';
 
 /** The push-to-talk key: held down, it dictates; released, it stops (foot pedals map to it). */
@@ -26,28 +24,20 @@ export function meterShare(level: number): number {
   return Math.min(1, Math.max(0, (20 * Math.log10(level) + 60) / 60));
 }
 
-/** Finds a template the user may insert by its spoken name (the search first, then the first page). */
-async function findTemplate(name: string): Promise<{ content: string } | null> {
-  const searched = await reportsApi.templates(name, '');
-  const found = matchByName(searched.items, name);
-  if (found) return found;
-  const all = await reportsApi.templates('', '');
-  return matchByName(all.items, name);
-}
-
 export interface DictationControlsProps {
   editor: Editor | null;
   reportId: string;
-  userId: string;
   /** Whether the user may write in the report now (dictation is hidden otherwise). */
   editable: boolean;
+  /** Where "insert template" and "insert macro" look. */
+  sources: TDictationSources;
 }
 
 /**
  * The Dictate button of the report toolbar with its level meter, state and messages. Hidden when the
  * organisation has dictation off or the report cannot be edited.
  */
-export function DictationControls({ editor, reportId, userId, editable }: DictationControlsProps) {
+export function DictationControls({ editor, reportId, editable, sources }: DictationControlsProps) {
   const options = useQuery({
     queryKey: dictationKeys.options,
     queryFn: ({ signal }) => dictationApi.options(signal),
@@ -55,27 +45,26 @@ export function DictationControls({ editor, reportId, userId, editable }: Dictat
   });
   const provider: TSpeechProvider = options.data?.provider ?? 'off';
   if (!editable || provider === 'off' || !editor) return null;
-  return <Dictation editor={editor} reportId={reportId} userId={userId} provider={provider} />;
+  return <Dictation editor={editor} reportId={reportId} provider={provider} sources={sources} />;
 }
 
 function Dictation({
   editor,
   reportId,
-  userId,
   provider,
+  sources,
 }: {
   editor: Editor;
   reportId: string;
-  userId: string;
   provider: TSpeechProvider;
+  sources: TDictationSources;
 }) {
-  const queryClient = useQueryClient();
   const dictation = useDictation({
     editor,
     reportId,
     provider,
-    macros: () => queryClient.getQueryData<TMacroLike[]>(reportKeys.macros(userId)) ?? [],
-    findTemplate,
+    macros: sources.macros,
+    findTemplate: sources.findTemplate,
     parse: parseDictation,
   });
   const { status, start, stop } = dictation;

@@ -12,6 +12,7 @@ import { RecordingsPanel, transcriptContent } from './recordings-panel.tsx';
 
 const REPORT_ID = '00000000-0000-4000-8000-00000000a001';
 const USER_ID = '00000000-0000-4000-8000-0000000000a1';
+const SOURCES = { findTemplate: async () => null, macros: () => [] };
 
 let view: Rendered | null = null;
 const editors: Editor[] = [];
@@ -63,7 +64,7 @@ describe('Dictate button', () => {
     speechOptions({ provider: 'pocketsphinx', browser_speech_allowed: false });
     const editor = editorWith('<p>Text</p>');
     const { container } = await renderWithQueries(
-      <DictationControls editor={editor} reportId={REPORT_ID} userId={USER_ID} editable />,
+      <DictationControls editor={editor} reportId={REPORT_ID} sources={SOURCES} editable />,
     );
     const button = await waitFor(() => byName<HTMLButtonElement>(container, 'button', 'Dictate'));
     expect(button.getAttribute('aria-pressed')).toBe('false');
@@ -74,7 +75,7 @@ describe('Dictate button', () => {
   it("says that the browser's speech sends audio to its vendor", async () => {
     speechOptions({ provider: 'browser', browser_speech_allowed: true });
     const { container } = await renderWithQueries(
-      <DictationControls editor={editorWith('')} reportId={REPORT_ID} userId={USER_ID} editable />,
+      <DictationControls editor={editorWith('')} reportId={REPORT_ID} sources={SOURCES} editable />,
     );
     await waitFor(() => expect(container.textContent).toContain('audio goes to your browser’s vendor'));
   });
@@ -82,14 +83,14 @@ describe('Dictate button', () => {
   it('is hidden when dictation is off or the report cannot be edited', async () => {
     const { requests } = speechOptions({ provider: 'off', browser_speech_allowed: false });
     const off = await renderWithQueries(
-      <DictationControls editor={editorWith('')} reportId={REPORT_ID} userId={USER_ID} editable />,
+      <DictationControls editor={editorWith('')} reportId={REPORT_ID} sources={SOURCES} editable />,
     );
     await waitFor(() => expect(requests).toHaveLength(1));
     expect(off.container.querySelector('button')).toBeNull();
     await off.unmount();
     speechOptions({ provider: 'pocketsphinx', browser_speech_allowed: false });
     const readOnly = await renderWithQueries(
-      <DictationControls editor={editorWith('')} reportId={REPORT_ID} userId={USER_ID} editable={false} />,
+      <DictationControls editor={editorWith('')} reportId={REPORT_ID} sources={SOURCES} editable={false} />,
     );
     expect(readOnly.container.querySelector('button')).toBeNull();
   });

@@ -5,10 +5,9 @@ import type { TDictationSegment, TSpeechProvider } from '@ris/domain';
 import type { Editor } from '@tiptap/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { sessionBridge } from '../../api/session-bridge.ts';
-import type { TMacroLike } from '../reports/editor/macro-expansion.ts';
 import { startBrowserSpeech } from './browser-speech.ts';
 import { startCapture, type TCapture } from './capture/capture.ts';
-import { applySegments, type TDictationContext } from './editor/apply-segments.ts';
+import { applySegments, type TDictationContext, type TDictationSources } from './editor/apply-segments.ts';
 import { partialTextPlugin, partialTextKey, showPartialText } from './editor/partial-text.ts';
 import { openSpeechSocket, speechSocketUrl } from './speech-socket.ts';
 
@@ -19,8 +18,8 @@ export interface TDictationOptions {
   reportId: string;
   /** The organisation's engine ('off' never starts). */
   provider: TSpeechProvider;
-  macros: () => readonly TMacroLike[];
-  findTemplate: (name: string) => Promise<{ content: string } | null>;
+  macros: TDictationSources['macros'];
+  findTemplate: TDictationSources['findTemplate'];
   /** Parses a transcript of the browser's recognition into text and commands. */
   parse: (transcript: string) => TDictationSegment[];
 }

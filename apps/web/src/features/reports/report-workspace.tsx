@@ -23,6 +23,7 @@ import { StateLine } from './collab/state-line.tsx';
 import { useCollabSession } from './collab/use-collab-session.ts';
 import { userColour } from './collab/user-colour.ts';
 import { withAuthedImages } from './editor/authed-image.ts';
+import { dictationSources } from './editor/dictation-sources.ts';
 import { MacroExpansion } from './editor/macro-expansion.ts';
 import { useInsertReportContent } from './editor/use-insert-report-content.ts';
 import { KeyImagesPanel } from './panels/key-images-panel.tsx';
@@ -87,6 +88,7 @@ function CollaborativeReport({
     queryKey: reportKeys.macros(user.id),
     queryFn: ({ signal }) => reportsApi.macros(user.id, signal),
   });
+  const spokenSources = useMemo(() => dictationSources(queryClient, user.id), [queryClient, user.id]);
   const editor = useEditor(
     {
       extensions: [
@@ -161,8 +163,8 @@ function CollaborativeReport({
                 key="dictation"
                 editor={editor}
                 reportId={report.id}
-                userId={user.id}
                 editable={editable}
+                sources={spokenSources}
               />,
               ...PANELS.map(({ id, label, icon: Icon }) => (
                 <button

@@ -2,7 +2,7 @@
 // collaboration brings it to co-editors), voice commands carried out.
 import { startsSentence, type TDictationSegment } from '@ris/domain';
 import type { Editor } from '@tiptap/core';
-import { macroContent, type TMacroLike } from '../../reports/editor/macro-expansion.ts';
+import { insertableContent } from '../../../components/rich-text/insertable-content.ts';
 import { blockText, goToImpression, goToNextField, textblocks } from './report-navigation.ts';
 
 /** The last dictated insertion, so "delete that" can take it back while it is still intact. */
@@ -14,11 +14,21 @@ export interface TDictatedInsertion {
   before: string;
 }
 
-export interface TDictationContext {
+/** A macro as dictation inserts it ("insert macro <short key>"). */
+export interface TSpokenMacro {
+  short_key: string;
+  value: string;
+}
+
+/** Where "insert template" and "insert macro" find what they insert (given by the reporting screen). */
+export interface TDictationSources {
   /** The template named (case-insensitively), or null. */
   findTemplate: (name: string) => Promise<{ content: string } | null>;
   /** The user's macros. */
-  macros: () => readonly TMacroLike[];
+  macros: () => readonly TSpokenMacro[];
+}
+
+export interface TDictationContext extends TDictationSources {
   /** "stop dictation". */
   stop: () => void;
   /** Something said could not be done (no field left, no such template…). */
@@ -151,7 +161,7 @@ async function applyCommand(
         context.notice(`No macro with the short key “${argument}”.`);
         return;
       }
-      editor.chain().insertContent(macroContent(editor, macro.value)).scrollIntoView().run();
+      editor.chain().insertContent(insertableContent(editor, macro.value)).scrollIntoView().run();
       return;
     }
     case 'stop-dictation':

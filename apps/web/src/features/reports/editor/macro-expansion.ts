@@ -1,6 +1,6 @@
 import { macroBeforeCaret } from '@ris/domain';
-import { Extension, createNodeFromContent, type Editor } from '@tiptap/core';
-import { Fragment } from '@tiptap/pm/model';
+import { Extension, type Editor } from '@tiptap/core';
+import { insertableContent } from '../../../components/rich-text/insertable-content.ts';
 
 export interface TMacroLike {
   short_key: string;
@@ -10,17 +10,6 @@ export interface TMacroLike {
 export interface MacroExpansionOptions {
   /** The user's macros, read at each key press (they load after the editor starts). */
   getMacros: () => readonly TMacroLike[];
-}
-
-/**
- * The content a macro's HTML inserts: a single paragraph's inline content joins the current line,
- * several blocks (or a list, a table) are inserted as blocks.
- */
-export function macroContent(editor: Editor, html: string): Fragment {
-  const parsed = createNodeFromContent(html, editor.schema, { parseOptions: { preserveWhitespace: 'full' } });
-  const fragment = parsed instanceof Fragment ? parsed : Fragment.from(parsed);
-  const only = fragment.childCount === 1 ? fragment.firstChild : null;
-  return only?.type.name === 'paragraph' ? only.content : fragment;
 }
 
 /**
@@ -41,7 +30,7 @@ export function expandMacroBeforeCaret(
   const textBefore = $from.parent.textBetween(0, $from.parentOffset, undefined, '\ufffc');
   const found = macroBeforeCaret(textBefore, macros);
   if (!found) return false;
-  const content = macroContent(editor, found.macro.value);
+  const content = insertableContent(editor, found.macro.value);
   const inline = content.childCount === 0 || content.firstChild?.isInline === true;
   const range = { from: selection.from - found.length, to: selection.from };
   const chain = editor.chain().insertContentAt(range, content, { updateSelection: true });

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../../api/api-error.ts';
 import { richTextToPlainText } from '../../../components/rich-text/rich-text-content.ts';
 import { Spinner } from '../../../components/ui/spinner.tsx';
-import { macroContent } from '../editor/macro-expansion.ts';
+import { insertableContent } from '../../../components/rich-text/insertable-content.ts';
 
 /**
  * The user's macros: a click inserts one at the caret; typing its short key then Space or Tab in the
@@ -21,7 +21,7 @@ export function MacrosPanel({
   macros: UseQueryResult<TMacro[]>;
 }) {
   const insert = (macro: TMacro): void => {
-    editor.chain().focus().insertContent(macroContent(editor, macro.value)).run();
+    editor.chain().focus().insertContent(insertableContent(editor, macro.value)).run();
   };
   if (macros.isPending) {
     return (

@@ -1,4 +1,4 @@
-import type { TWorklistItem, TWorklistListResponse } from '@ris/domain';
+import { REALTIME_MESSAGE_TYPES, type TWorklistItem, type TWorklistListResponse } from '@ris/domain';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { notify } from '../../../stores/app-store.ts';
@@ -59,7 +59,8 @@ export function useWorklistLiveUpdates({ toasts }: { toasts: boolean }): void {
   useEffect(() => {
     const unsubscribe = realtime.subscribe((message) => {
       if (message.type !== 'worklist-status-update') {
-        if (message.type !== 'user-notification' && message.type !== 'insert-report-content') {
+        // Other features' messages (notifications, dictation) are theirs to handle.
+        if (!(REALTIME_MESSAGE_TYPES as readonly string[]).includes(message.type)) {
           console.warn('Realtime: unknown message type', message.type);
         }
         return;
