@@ -59,7 +59,9 @@ export function loadPocketsphinx(): TPocketsphinxLibrary {
   ) => string | null;
   const psGetInSpeech = pocketsphinx.func('uint8_t ps_get_in_speech(void *ps)') as (ps: TPointer) => number;
 
-  // The library's own log goes nowhere (it would name file paths and settings on stderr).
+  // The library's own log goes nowhere (it would name file paths and settings on stderr). Not with
+  // "-logfn /dev/null": ps_init then closes and reopens the process-wide log file, and two threads
+  // loading decoders at once freed it twice (glibc "free(): invalid pointer", the process died).
   errSetLogfp(null);
 
   loaded = {
@@ -71,8 +73,6 @@ export function loadPocketsphinx(): TPocketsphinxLibrary {
         lmPath,
         '-dict',
         dictPath,
-        '-logfn',
-        '/dev/null',
         ...args,
       ];
       const config = cmdLnParse(null, psArgs(), argv.length, argv, 1);
