@@ -66,15 +66,7 @@ export function loadPocketsphinx(): TPocketsphinxLibrary {
 
   loaded = {
     createDecoder({ lmPath, dictPath, args }) {
-      const argv = [
-        '-hmm',
-        ACOUSTIC_MODEL_DIR,
-        '-lm',
-        lmPath,
-        '-dict',
-        dictPath,
-        ...args,
-      ];
+      const argv = ['-hmm', ACOUSTIC_MODEL_DIR, '-lm', lmPath, '-dict', dictPath, ...args];
       const config = cmdLnParse(null, psArgs(), argv.length, argv, 1);
       if (!config) return null;
       const ps = psInit(config);
