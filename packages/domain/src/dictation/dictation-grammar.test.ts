@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseDictation, segmentsToText, startsSentence } from './dictation-grammar.ts';
+import {
+  SPOKEN_COMMAND_PHRASES,
+  parseDictation,
+  segmentsToText,
+  startsSentence,
+} from './dictation-grammar.ts';
 import { ZDictationSegment, type TDictationSegment } from './dictation.schemas.ts';
 
 const text = (value: string): TDictationSegment => ({ kind: 'text', text: value });
@@ -225,5 +230,17 @@ describe('segmentsToText', () => {
       transcript = segmentsToText([{ kind: 'text', text: transcript }, ...segments]);
     }
     expect(transcript).toBe('The liver measures 15.5 cm. No focal lesion.\n\nImpression: normal study.');
+  });
+});
+
+describe('SPOKEN_COMMAND_PHRASES (what the language models learn)', () => {
+  it('lists phrases that the grammar reads as a command or a mark, never as words', () => {
+    expect(SPOKEN_COMMAND_PHRASES).toContain('new paragraph');
+    expect(SPOKEN_COMMAND_PHRASES).toContain('full stop');
+    for (const phrase of SPOKEN_COMMAND_PHRASES) {
+      const segments = parseDictation(`liver normal ${phrase}`);
+      const words = segmentsToText(segments.filter((segment) => segment.kind === 'text'));
+      expect(words.toLowerCase(), phrase).not.toContain(phrase);
+    }
   });
 });

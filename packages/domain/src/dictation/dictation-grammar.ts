@@ -54,6 +54,15 @@ const PUNCTUATION_PHRASES: { words: string[]; mark: string }[] = (
   .map(([phrase, mark]) => ({ words: phrase.split(' '), mark }))
   .sort((a, b) => b.words.length - a.words.length);
 
+/**
+ * Every phrase the grammar reads as a command or a mark, as spoken ("new paragraph", "full stop"),
+ * except "insert template" / "insert macro", which take a name: what a speech engine's language
+ * model must know.
+ */
+export const SPOKEN_COMMAND_PHRASES: readonly string[] = [...COMMAND_PHRASES, ...PUNCTUATION_PHRASES]
+  .map((phrase) => phrase.words.join(' '))
+  .filter((phrase) => !phrase.startsWith('insert '));
+
 /** "the sigmoid colon", "colon is unremarkable": the organ, not the punctuation mark. */
 const COLON_ORGAN_BEFORE = new Set([
   'the',

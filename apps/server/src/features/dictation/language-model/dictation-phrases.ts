@@ -1,31 +1,8 @@
 // What every organisation's language model must know besides its own texts: the voice commands
 // and punctuation words of the dictation grammar (packages/domain dictation), and how measurements
 // are said. As sentences of spoken words, so the model learns them in context.
+import { SPOKEN_COMMAND_PHRASES } from '@ris/domain';
 import { integerWords } from './spoken-form.ts';
-
-/** Spoken forms of the grammar's commands and punctuation (issue 17's list). */
-const COMMAND_PHRASES = [
-  'new line',
-  'new paragraph',
-  'next paragraph',
-  'full stop',
-  'period',
-  'comma',
-  'colon',
-  'semicolon',
-  'question mark',
-  'hyphen',
-  'open bracket',
-  'close bracket',
-  'delete that',
-  'scratch that',
-  'undo',
-  'undo that',
-  'next field',
-  'go to impression',
-  'stop dictation',
-  'stop listening',
-];
 
 const UNITS = ['millimetres', 'centimetres', 'millimetre', 'centimetre'];
 const LEVELS = [
@@ -62,8 +39,8 @@ function measurementPhrases(): string[] {
  */
 export function dictationPhrases(templateNames: readonly string[], macroKeys: readonly string[]): string[] {
   return [
-    ...COMMAND_PHRASES,
-    ...COMMAND_PHRASES.map((phrase) => `no abnormality detected ${phrase}`),
+    ...SPOKEN_COMMAND_PHRASES,
+    ...SPOKEN_COMMAND_PHRASES.map((phrase) => `no abnormality detected ${phrase}`),
     ...measurementPhrases(),
     ...templateNames.map((name) => `insert template ${name}`),
     ...macroKeys.flatMap((key) => [`insert macro ${key}`, `insert macro ${[...key].join(' ')}`]),
