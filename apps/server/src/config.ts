@@ -26,6 +26,19 @@ const httpUrl = z
   .url()
   .refine((value) => /^https?:\/\//.test(value), 'must be an http:// or https:// URL');
 
+/** A comma-separated list of host names ("pacs.example,*.hospital.example"); unset: null (any host). */
+const hostList = z
+  .string()
+  .optional()
+  .transform((value) =>
+    value
+      ? value
+          .split(',')
+          .map((host) => host.trim().toLowerCase())
+          .filter((host) => host !== '')
+      : null,
+  );
+
 /**
  * Every environment variable the server reads, validated once at start-up. Documented in
  * `.env.example`; a bad value stops the process with a message naming the variable.
@@ -90,17 +103,7 @@ export const ZConfigEnv = z.object({
   VIEWER_OHIF_DIST_DIR: z.string().min(1).optional(),
   VIEWER_SESSION_HOURS: z.coerce.number().min(0.05).max(24).default(8),
   PACS_DICOMWEB_URL: httpUrl.optional(),
-  PACS_ALLOWED_HOSTS: z
-    .string()
-    .optional()
-    .transform((value) =>
-      value
-        ? value
-            .split(',')
-            .map((host) => host.trim().toLowerCase())
-            .filter((host) => host !== '')
-        : null,
-    ),
+  PACS_ALLOWED_HOSTS: hostList,
   SUPPORT_EMAIL: z.email().optional(),
   WHATSAPP_API_URL: httpUrl.default('https://graph.facebook.com'),
   WHATSAPP_API_VERSION: z
@@ -123,17 +126,7 @@ export const ZConfigEnv = z.object({
   JOBS_LEASE_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   // Seconds between turnaround-breach passes (features/home/turnaround-breaches.ts); 0: no passes.
   TURNAROUND_BREACH_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
-  SPEECH_ALLOWED_HOSTS: z
-    .string()
-    .optional()
-    .transform((value) =>
-      value
-        ? value
-            .split(',')
-            .map((host) => host.trim().toLowerCase())
-            .filter((host) => host !== '')
-        : null,
-    ),
+  SPEECH_ALLOWED_HOSTS: hostList,
   SPEECH_MAX_STREAM_SECONDS: z.coerce.number().int().min(1).max(DICTATION_MAX_STREAM_SECONDS).optional(),
   SPEECH_ENGINE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   SPEECH_STREAMS_PER_USER: z.coerce.number().int().min(1).max(20).default(2),
