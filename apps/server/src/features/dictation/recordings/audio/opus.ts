@@ -104,9 +104,12 @@ export function readWebmOpus(data: Buffer): TOpusStream {
     const end = body + size.value;
     if (end > data.byteLength) break; // A recording cut off mid-element: keep what came before.
     const bytes = data.subarray(body, end);
-    if (id.value === ID.trackNumber && track)
-      track.number = bytes.readUIntBE(0, Math.min(6, bytes.byteLength));
-    else if (id.value === ID.codecId && track) track.codec = bytes.toString('ascii');
+    if (id.value === ID.trackNumber && track) {
+      // An unsigned integer (readUIntBE throws on an empty one, and track numbers fit in 6 bytes).
+      if (bytes.byteLength < 1 || bytes.byteLength > 6)
+        throw unreadable('the WebM file is cut off or damaged');
+      track.number = bytes.readUIntBE(0, bytes.byteLength);
+    } else if (id.value === ID.codecId && track) track.codec = bytes.toString('ascii');
     else if (id.value === ID.codecPrivate && track) track.head = new Uint8Array(bytes);
     else if (id.value === ID.simpleBlock || id.value === ID.block) {
       const number = vint(bytes, 0, false);
