@@ -9,6 +9,7 @@ import {
   type TSpeechSettingsUpdate,
 } from '@ris/domain';
 import { eq } from 'drizzle-orm';
+import { BlockList, isIP } from 'node:net';
 import type { TPrincipal } from '../../auth/principal.ts';
 import type { TRequestOrigin } from '../../auth/audit.ts';
 import type { TDb, TDbOrTx } from '../../db/client.ts';
@@ -25,6 +26,37 @@ export type TSpeechSettingsInEffect = {
   browserSpeechAllowed: boolean;
   recordingRetentionDays: number;
 };
+
+/** Loopback, private, link-local (cloud metadata) and unspecified addresses, and IPv4-mapped IPv6. */
+const LOCAL_NETWORKS = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+] as const)
+  LOCAL_NETWORKS.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [
+  ['::', 127],
+  ['::ffff:0:0', 96],
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const)
+  LOCAL_NETWORKS.addSubnet(network, prefix, 'ipv6');
+
+/** Whether a URL's host names this machine or a private network (by name 'localhost' or by address). */
+function isLocalHost(hostname: string): boolean {
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const family = isIP(host);
+  return family !== 0 && LOCAL_NETWORKS.check(host, family === 4 ? 'ipv4' : 'ipv6');
+}
 
 const isProvider = (value: string): value is TSpeechProvider =>
   value === 'pocketsphinx' || value === 'augnito' || value === 'browser' || value === 'off';
@@ -185,6 +217,13 @@ function assertSettings(next: TSpeechSettingsInEffect, context: TSpeechSettingsW
   const listed = parsed !== null && (context.allowedHosts ?? []).includes(parsed.hostname.toLowerCase());
   if (!parsed || !(parsed.protocol === 'wss:' || (parsed.protocol === 'ws:' && listed)))
     throw invalidField('augnito.server_url', 'must be a wss:// address');
+  // Without SPEECH_ALLOWED_HOSTS any public host may be named, but not this machine nor a private
+  // network (an admin could otherwise reach the server's own services or a cloud metadata address).
+  if (context.allowedHosts === null && isLocalHost(parsed.hostname))
+    throw invalidField(
+      'augnito.server_url',
+      'names a local or private address (list it in SPEECH_ALLOWED_HOSTS to allow it)',
+    );
   if (!archiveHostAllowed(url, context.allowedHosts))
     throw invalidField('augnito.server_url', 'names a host this server may not call (SPEECH_ALLOWED_HOSTS)');
   if (next.provider === 'pocketsphinx' && !context.pocketsphinxAvailable)
