@@ -128,6 +128,8 @@ export class SpeechSession {
       );
       return;
     }
+    // An empty frame carries nothing: not passed on (a flood of them would reach a paid engine).
+    if (frame.byteLength === 0) return;
     this.#samples += frame.byteLength / 2;
     if (this.#samples > this.#deps.maxStreamSeconds * DICTATION_SAMPLE_RATE) {
       this.#fail(
