@@ -217,8 +217,14 @@ describe('recorded dictations, probed', () => {
     expect(audio.headers.get('content-type')).toBe('audio/wav');
     expect(audio.headers.get('x-content-type-options')).toBe('nosniff');
     expect(audio.headers.get('x-evil')).toBeNull();
+    expect(
+      Buffer.from(await audio.arrayBuffer())
+        .subarray(0, 4)
+        .toString('ascii'),
+    ).toBe('RIFF');
     expect(audio.headers.get('content-disposition')).toBe(
       `inline; filename="dictation-${id}.wav"; filename*=UTF-8''dictation-${id}.wav`,
     );
+    await settled(report.id, id);
   });
 });
