@@ -26,11 +26,16 @@ type TTranscribeDeps = {
   services: () => TDictationServices;
 };
 
-/** Streams PCM through an engine and answers the segments of its finals, in order. */
+/**
+ * Streams PCM through an engine and answers the segments of its finals, in order. An aborted
+ * `signal` (the server shutting down) drops the stream at once and rejects: the job is taken up
+ * again later, by this replica or another.
+ */
 export async function transcribePcm(
   provider: SpeechProvider,
   pcm: Buffer,
   who: { organisationId: string; userId: string },
+  signal?: AbortSignal,
 ): Promise<TDictationSegment[]> {
   const segments: TDictationSegment[] = [];
   let failed: SpeechEngineError | null = null;
@@ -42,9 +47,33 @@ export async function transcribePcm(
       failed = error;
     },
   });
-  for (let offset = 0; offset < pcm.byteLength && failed === null; offset += FRAME_BYTES)
-    stream.write(pcm.subarray(offset, Math.min(pcm.byteLength, offset + FRAME_BYTES)));
-  if (failed === null) await stream.end();
+  // Aborted (the server shutting down): the stream is dropped at once, whatever the engine does.
+  const stopped = () =>
+    new SpeechEngineError('ENGINE_UNAVAILABLE', 'The server stopped during the transcription');
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      stream.abort();
+      reject(stopped());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    for (
+      let offset = 0;
+      offset < pcm.byteLength && failed === null && !signal?.aborted;
+      offset += FRAME_BYTES
+    )
+      stream.write(pcm.subarray(offset, Math.min(pcm.byteLength, offset + FRAME_BYTES)));
+    if (failed === null && !signal?.aborted) await Promise.race([stream.end(), aborted]);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  if (signal?.aborted) {
+    stream.abort();
+    throw stopped();
+  }
   if (failed !== null) {
     stream.abort();
     throw failed;
@@ -69,10 +98,10 @@ async function announce(db: TDb, events: DomainEvents, reportId: string): Promis
 export function transcribeHandler(deps: TTranscribeDeps): TJobHandler {
   const { db, events } = deps;
   return {
-    async run({ job }) {
+    async run({ job, signal }) {
       const id = typeof job.payload.recording_id === 'string' ? job.payload.recording_id : '';
       try {
-        return await transcribe(deps, id);
+        return await transcribe(deps, id, signal);
       } catch (error) {
         // Given up (a permanent failure, or the last attempt): the recording says why, at once.
         if (error instanceof PermanentJobError || job.attempt >= job.maxAttempts) {
@@ -89,7 +118,11 @@ export function transcribeHandler(deps: TTranscribeDeps): TJobHandler {
   };
 }
 
-async function transcribe(deps: TTranscribeDeps, id: string): Promise<Record<string, unknown>> {
+async function transcribe(
+  deps: TTranscribeDeps,
+  id: string,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
   const { db, blobs, events } = deps;
   const [row] = await db
     .select({ recording: dictationRecordings, storageKey: storedFiles.storageKey })
@@ -111,10 +144,15 @@ async function transcribe(deps: TTranscribeDeps, id: string): Promise<Record<str
   }
   let segments: TDictationSegment[];
   try {
-    segments = await transcribePcm(engine.provider, pcm, {
-      organisationId: recording.organisationId,
-      userId: recording.byUserId,
-    });
+    segments = await transcribePcm(
+      engine.provider,
+      pcm,
+      {
+        organisationId: recording.organisationId,
+        userId: recording.byUserId,
+      },
+      signal,
+    );
   } catch (error) {
     if (error instanceof SpeechEngineError && error.code === 'ENGINE_REFUSED_CREDENTIALS')
       throw new PermanentJobError(error.message, { cause: error });
