@@ -129,6 +129,7 @@ export const ZConfigEnv = z.object({
   SPEECH_ALLOWED_HOSTS: hostList,
   SPEECH_MAX_STREAM_SECONDS: z.coerce.number().int().min(1).max(DICTATION_MAX_STREAM_SECONDS).optional(),
   SPEECH_ENGINE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  SPEECH_IDLE_SECONDS: z.coerce.number().int().min(1).max(3_600).default(30),
   SPEECH_STREAMS_PER_USER: z.coerce.number().int().min(1).max(20).default(2),
   SPEECH_STREAMS_PER_SERVER: z.coerce.number().int().min(1).max(1_000).default(64),
   REPORT_DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(3_600).default(300),
@@ -212,6 +213,8 @@ export type TConfig = {
     maxStreamSeconds: number;
     /** How long an engine may stay silent (opening, or after end of speech) before ENGINE_TIMEOUT. */
     engineTimeoutMs: number;
+    /** A started dictation that receives no audio this long is ended (its client went away). */
+    idleSeconds: number;
     streamsPerUser: number;
     streamsPerServer: number;
   };
@@ -357,6 +360,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       allowedHosts: e.SPEECH_ALLOWED_HOSTS,
       maxStreamSeconds: e.SPEECH_MAX_STREAM_SECONDS ?? DICTATION_MAX_STREAM_SECONDS,
       engineTimeoutMs: e.SPEECH_ENGINE_TIMEOUT_MS,
+      idleSeconds: e.SPEECH_IDLE_SECONDS,
       streamsPerUser: e.SPEECH_STREAMS_PER_USER,
       streamsPerServer: e.SPEECH_STREAMS_PER_SERVER,
     },

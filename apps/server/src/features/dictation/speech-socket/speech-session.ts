@@ -51,6 +51,8 @@ export type TSpeechSessionDeps = {
   reserve(userId: string): () => void;
   maxStreamSeconds: number;
   engineTimeoutMs: number;
+  /** A started dictation that receives no audio this long is stopped as if the client had said stop. */
+  idleMs: number;
   /** Logs a failure without audio or token. */
   logFailure(error: unknown): void;
 };
@@ -68,6 +70,7 @@ export class SpeechSession {
   #principal: TPrincipal | null = null;
   #reportId = '';
   #samples = 0;
+  #idleTimer: NodeJS.Timeout | null = null;
   /** Finals go out one after another, each after its access check. */
   #finals: Promise<void> = Promise.resolve();
 
@@ -131,6 +134,7 @@ export class SpeechSession {
     // An empty frame carries nothing: not passed on (a flood of them would reach a paid engine).
     if (frame.byteLength === 0) return;
     this.#samples += frame.byteLength / 2;
+    this.#keepAlive();
     if (this.#samples > this.#deps.maxStreamSeconds * DICTATION_SAMPLE_RATE) {
       this.#fail(
         'TOO_LONG',
@@ -193,6 +197,13 @@ export class SpeechSession {
     this.#stream = stream;
     this.#state = 'streaming';
     this.#deps.send({ type: 'ready', provider: name });
+    this.#keepAlive();
+  }
+
+  /** Audio arrived: the idle time starts again (a client streams silence too while dictating). */
+  #keepAlive(): void {
+    if (this.#idleTimer) clearTimeout(this.#idleTimer);
+    this.#idleTimer = setTimeout(() => this.#stop(), this.#deps.idleMs);
   }
 
   #final(text: string, segments: TDictationSegment[] | null): void {
@@ -218,6 +229,7 @@ export class SpeechSession {
   }
 
   #stop(): void {
+    if (this.#idleTimer) clearTimeout(this.#idleTimer);
     const stream = this.#stream;
     if (this.#state !== 'streaming' || !stream) return;
     this.#state = 'stopping';
@@ -264,6 +276,8 @@ export class SpeechSession {
 
   #finish(): void {
     this.#state = 'ended';
+    if (this.#idleTimer) clearTimeout(this.#idleTimer);
+    this.#idleTimer = null;
     this.#release?.();
     this.#release = null;
   }

@@ -16,7 +16,8 @@ let world: TWorld;
 let reportId: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { SPEECH_ALLOWED_HOSTS: '127.0.0.1' } });
+  // A started dictation without audio for 1 s is stopped (the others stop long before that).
+  server = await startTestServer({ env: { SPEECH_ALLOWED_HOSTS: '127.0.0.1', SPEECH_IDLE_SECONDS: '1' } });
   fake = await startFakeAugnito({ accessKey: KEY });
   world = await buildReportWorld(server);
   reportId = (await world.studyWithReport()).report.id;
@@ -110,5 +111,19 @@ describe('speech socket, probed', () => {
     expect(fake.streams.at(-1)?.pcmBytes).toBe(2_000);
     expect(fake.streams.at(-1)?.frames).toBe(1_000);
     await client.closed;
+  });
+
+  it('stops a dictation whose client stopped sending audio (idle), flushing the engine, and frees the slot', async () => {
+    fake.nextTranscripts(['left open']);
+    const client = await openSpeechSocket(server.url);
+    client.start(world.token('radiologist'), reportId);
+    expect(await client.next()).toMatchObject({ type: 'ready' });
+    client.audio(Buffer.alloc(3_200));
+    // No stop from the client: the server ends it as if it had said stop.
+    const messages = await client.until('ended');
+    expect(messages.filter((message) => message.type === 'error')).toEqual([]);
+    expect(fake.streams.at(-1)?.eos).toBe(true);
+    await client.closed;
+    await dictatesCleanly();
   });
 });

@@ -115,6 +115,7 @@ export function registerSpeechSocket(app: FastifyInstance): void {
       reserve: (userId) => slots.reserve(userId),
       maxStreamSeconds: speech.maxStreamSeconds,
       engineTimeoutMs: speech.engineTimeoutMs,
+      idleMs: speech.idleSeconds * 1_000,
       logFailure: (error) =>
         log.error(
           { err: error instanceof SpeechEngineError ? error.code : error },
