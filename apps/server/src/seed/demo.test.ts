@@ -133,6 +133,37 @@ describe('demo seed', () => {
     }
   });
 
+  it('finalizes reports at varied turnarounds: urgent ones sooner, about one in eight past its target, none in the future', async () => {
+    const rows = await queryRows<{ priority_tag: string | null; minutes: number; target: number }>(
+      database.db,
+      sql`select s.priority_tag, extract(epoch from r.finalized_at - s.created_at) / 60 as minutes,
+            case s.priority_tag when 'EMERGENCY' then 60 when 'URGENT' then 240 when 'MLC' then 360 else 1440 end as target
+          from reports r join studies s on s.id = r.study_id where r.finalized_at is not null`,
+    );
+    expect(rows.length).toBeGreaterThan(20);
+    const minutes = rows.map((row) => Number(row.minutes));
+    expect(Math.max(...minutes)).toBeLessThanOrEqual(1.8 * 1440 + 1);
+    expect(new Set(minutes.map(Math.round)).size).toBeGreaterThan(rows.length / 2);
+    const late = rows.filter((row) => Number(row.minutes) > Number(row.target)).length;
+    expect(late).toBeGreaterThan(0);
+    expect(late).toBeLessThan(rows.length / 3);
+    const median = (tag: string | null) => {
+      const sorted = rows
+        .filter((row) => row.priority_tag === tag)
+        .map((row) => Number(row.minutes))
+        .sort((a, b) => a - b);
+      return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+    };
+    expect(median('EMERGENCY')).toBeLessThan(median('ROUTINE'));
+    const [future] = await queryRows<{ count: number }>(
+      database.db,
+      sql`select count(*)::int as count from reports r join studies s on s.id = r.study_id
+          where r.finalized_at > ${NOW.toISOString()}::timestamptz or s.assigned_at > ${NOW.toISOString()}::timestamptz
+             or r.finalized_at < s.created_at`,
+    );
+    expect(future?.count).toBe(0);
+  });
+
   it('finds accented patient names without accents (search_text)', async () => {
     const rows = await queryRows<{ patient_name: string }>(
       database.db,

@@ -1,4 +1,11 @@
-import { generateIdentifier, modalityGroupOf, type TStudyStatus } from '@ris/domain';
+import {
+  DEFAULT_TURNAROUND_TARGETS,
+  generateIdentifier,
+  modalityGroupOf,
+  turnaroundTargetMinutes,
+  type TPriorityTag,
+  type TStudyStatus,
+} from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../auth/passwords.ts';
 import type { TDb, TTx } from '../db/client.ts';
@@ -63,6 +70,33 @@ function historyOf(status: TStudyStatus, random: TRandom): TStudyStatus[] {
   const path = PATH.slice(0, PATH.indexOf(status) + 1);
   // Half of the final reports were finalized straight from DRAFTED, without a review hand-off.
   return status === 'FINAL' && random.chance(0.5) ? path.filter((s) => s !== 'IN_REVIEW') : path;
+}
+
+/**
+ * Milliseconds between two status steps of a demo study. A final study's steps spread over its
+ * turnaround: a share of its priority's target, most well within it and about one in eight past it,
+ * so the home's turnaround figures and the worklist's overdue badges look like a real group's week
+ * (never later than a minute ago). The others' steps are 15 minutes apart. Its own PRNG, so the rest
+ * of the demo data stays what it was.
+ */
+function stepMsOf(
+  plan: {
+    status: TStudyStatus;
+    history: TStudyStatus[];
+    createdAt: Date;
+    row: { priorityTag: TPriorityTag | null };
+  },
+  now: Date,
+  random: TRandom,
+): number {
+  if (plan.status !== 'FINAL') return 15 * 60_000;
+  const target = turnaroundTargetMinutes(plan.row.priorityTag, DEFAULT_TURNAROUND_TARGETS);
+  const share = random.chance(0.12) ? 1 + random.next() * 0.8 : 0.15 + random.next() * 0.8;
+  const turnaroundMs = Math.min(
+    Math.max(20, Math.round(target * share)) * 60_000,
+    now.getTime() - plan.createdAt.getTime() - 60_000,
+  );
+  return turnaroundMs / Math.max(1, plan.history.length - 1);
 }
 
 /**
@@ -221,10 +255,24 @@ async function seedDemo(tx: TTx, hashes: string[], now: Date, random: TRandom): 
     };
   });
 
+  const turnaroundRandom = createRandom(20261126);
+  const stepMs = planned.map((plan) => stepMsOf(plan, now, turnaroundRandom));
   const studyRows = await tx
     .insert(t.studies)
-    .values(planned.map((plan) => plan.row))
+    .values(
+      planned.map((plan, index) => {
+        const assignedAfterMs = 2 * (stepMs[index] ?? 0); // ASSIGNED is the third step
+        const assignedAt = new Date(Math.min(plan.createdAt.getTime() + assignedAfterMs, now.getTime()));
+        return { ...plan.row, assignedAt: plan.row.assignedAt ? assignedAt : null };
+      }),
+    )
     .returning();
+  const finalAt = new Map(
+    studyRows.map((study, index) => {
+      const steps = (planned[index]?.history.length ?? 1) - 1;
+      return [study.id, new Date(study.createdAt.getTime() + steps * (stepMs[index] ?? 0))];
+    }),
+  );
 
   await tx.insert(t.studyStatusHistory).values(
     studyRows.flatMap((study, index) => {
@@ -237,7 +285,7 @@ async function seedDemo(tx: TTx, hashes: string[], now: Date, random: TRandom): 
         changedBy: ['ASSIGNED', 'TO_READ', 'ORDERED', 'DELETED'].includes(toStatus)
           ? admin.id
           : (study.lastAssignedUserId ?? admin.id),
-        createdAt: new Date(plan.createdAt.getTime() + step * 15 * 60_000),
+        createdAt: new Date(plan.createdAt.getTime() + step * (stepMs[index] ?? 0)),
       }));
     }),
   );
@@ -252,7 +300,7 @@ async function seedDemo(tx: TTx, hashes: string[], now: Date, random: TRandom): 
         const content = reportHtml(kind.description, random.pick(REPORT_TEXTS[kind.report]));
         const final = study.status === 'FINAL';
         const author = study.lastAssignedUserId ?? radiologist.id;
-        const finalizedAt = new Date(study.createdAt.getTime() + 90 * 60_000);
+        const finalizedAt = finalAt.get(study.id) ?? now;
         return {
           studyId: study.id,
           organisationId,
