@@ -1,5 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
@@ -110,5 +112,72 @@ describe('loadConfig', () => {
       }).finalReportWebhook,
     ).toEqual({ url: 'https://hooks.example.org/ris', secret: 'a-long-enough-secret' });
     expect(() => loadConfig({ SUPPORT_EMAIL: 'not-an-address' })).toThrow(/SUPPORT_EMAIL/);
+  });
+});
+
+describe('loadConfig: secrets as files (X_FILE)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ris-config-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const secretFile = (name: string, contents: string): string => {
+    const file = path.join(dir, name);
+    writeFileSync(file, contents);
+    return file;
+  };
+  const configError = (env: NodeJS.ProcessEnv): ConfigError => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      if (error instanceof ConfigError) return error;
+      throw error;
+    }
+    throw new Error('expected a ConfigError');
+  };
+  const secret = 'f'.repeat(64);
+
+  it('reads any variable from the file X_FILE names, without its trailing line break', () => {
+    const config = loadConfig({
+      AUTH_TOKEN_SECRET_FILE: secretFile('auth', `${secret}\n`),
+      DATABASE_URL_FILE: secretFile('database', 'postgres://ris:p%40ss@db:5432/ris\r\n'),
+      PORT_FILE: secretFile('port', '9090'),
+      SMTP_URL_FILE: '',
+    });
+    expect(config.auth.tokenSecret).toBe(secret);
+    expect(config.database).toMatchObject({ url: 'postgres://ris:p%40ss@db:5432/ris' });
+    expect(config.port).toBe(9090);
+    expect(config.mail.smtpUrl).toBeNull();
+  });
+
+  it('refuses X and X_FILE together, naming both', () => {
+    const error = configError({
+      AUTH_TOKEN_SECRET: secret,
+      AUTH_TOKEN_SECRET_FILE: secretFile('both', secret),
+    });
+    expect(error.issues).toEqual([
+      'AUTH_TOKEN_SECRET and AUTH_TOKEN_SECRET_FILE: set one or the other, not both',
+    ]);
+  });
+
+  it('refuses a missing, unreadable or empty file, naming X_FILE and never the contents', () => {
+    const error = configError({
+      REDIS_URL_FILE: path.join(dir, 'missing'),
+      SMTP_URL_FILE: dir,
+      WHATSAPP_ACCESS_TOKEN_FILE: secretFile('empty', '\n'),
+    });
+    expect(error.issues).toHaveLength(3);
+    expect(error.issues).toEqual(
+      expect.arrayContaining([
+        `REDIS_URL_FILE: cannot read ${path.join(dir, 'missing')} (ENOENT)`,
+        `SMTP_URL_FILE: cannot read ${dir} (EISDIR)`,
+        `WHATSAPP_ACCESS_TOKEN_FILE: ${path.join(dir, 'empty')} is empty`,
+      ]),
+    );
+  });
+
+  it('names the file a bad value came from, without printing the value', () => {
+    const error = configError({ AUTH_TOKEN_SECRET_FILE: secretFile('short', 'short-secret-value\n') });
+    expect(error.issues).toEqual([
+      'AUTH_TOKEN_SECRET (read from AUTH_TOKEN_SECRET_FILE): must be at least 32 characters (use 32+ random bytes)',
+    ]);
+    expect(error.message).not.toContain('short-secret-value');
   });
 });

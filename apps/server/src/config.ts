@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DICTATION_MAX_STREAM_SECONDS } from '@ris/domain';
+import { readFileVariables } from './config-files.ts';
 import {
   DEFAULT_RENDER_SETTINGS,
   defaultRenderThreads,
@@ -259,14 +260,21 @@ export class ConfigError extends Error {
   }
 }
 
-/** Parses an environment (process.env by default). Throws ConfigError naming each bad variable. */
+/**
+ * Parses an environment (process.env by default), each variable X also read from the file `X_FILE`
+ * names (config-files.ts). Throws ConfigError naming each bad variable.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
-  );
-  const parsed = ZConfigEnv.safeParse(present);
+  const files = readFileVariables(env, Object.keys(ZConfigEnv.shape));
+  if (files.issues.length > 0) throw new ConfigError(files.issues);
+  const parsed = ZConfigEnv.safeParse(files.env);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = issue.path.join('.');
+        return `${files.fromFiles.has(name) ? `${name} (read from ${name}_FILE)` : name}: ${issue.message}`;
+      }),
+    );
   }
   const e = parsed.data;
   const issues: string[] = [];
