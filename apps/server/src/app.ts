@@ -218,7 +218,7 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
   await app.register(
     async (api) => {
       // Public: sign-in, sign-up, refresh, links, password policy (rate-limited per IP).
-      await api.register(authRoutes(identity), { prefix: '/auth' });
+      await api.register(authRoutes(identity, { redisUrl: config.redisUrl }), { prefix: '/auth' });
       // Public: a report PDF's signed, short-lived pdf_url (the signature is the authorisation).
       await api.register(reportDownloadRoutes);
       // Public: a study zip's signed, short-lived URL (features/dicom/dicom-zip.routes.ts).

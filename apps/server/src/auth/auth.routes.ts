@@ -22,6 +22,7 @@ import { authErrorHandler } from './auth-error-handler.ts';
 import { tooManyRequests, unauthenticated } from './auth-errors.ts';
 import type { TRequestOrigin } from './audit.ts';
 import { authenticate, bearerToken } from './authenticate.ts';
+import { AUTH_RATE_LIMIT_PREFIX, rateLimitRedis } from './rate-limit-redis.ts';
 import { changePasswordRoute } from './change-password.ts';
 import { requestEmailLink, signInWithEmailLink } from './email-link.ts';
 import type { Identity } from './identity.ts';
@@ -37,14 +38,20 @@ function origin(request: FastifyRequest): TRequestOrigin & { ip: string } {
   return { ip: request.ip, userAgent: request.headers['user-agent'] ?? null };
 }
 
-/** The identity API under /api/v1/auth: thin handlers over the commands of this folder. */
+/**
+ * The identity API under /api/v1/auth: thin handlers over the commands of this folder. redisUrl:
+ * REDIS_URL, where the per-IP limit is counted when set (shared by every replica).
+ */
 export const authRoutes =
-  (identity: Identity): FastifyPluginAsyncZod =>
+  (identity: Identity, options: { redisUrl: string | null }): FastifyPluginAsyncZod =>
   async (app) => {
     const ctx = identity.context;
     const secureCookie = ctx.publicUrl.startsWith('https:');
     await app.register(cookie);
+    const redis = options.redisUrl ? await rateLimitRedis(options.redisUrl) : null;
+    if (redis) app.addHook('onClose', async () => void (await redis.quit()));
     await app.register(rateLimit, {
+      ...(redis ? { redis, nameSpace: AUTH_RATE_LIMIT_PREFIX, skipOnError: true } : {}),
       global: true,
       max: ctx.config.rateLimitPerMinute,
       timeWindow: 60_000,
