@@ -21,6 +21,8 @@ export type TE2eServer = {
   output(): string;
   /** Sends SIGTERM, waits for the process to exit, cleans up; resolves to its exit code. */
   close(): Promise<number | null>;
+  /** Sends SIGKILL (a crash: no shutdown at all) and waits for the process to be gone. */
+  kill(): Promise<void>;
 };
 
 async function freePort(): Promise<number> {
@@ -35,7 +37,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function createDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `ris_e2e_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -91,14 +93,17 @@ export type TE2eServerOptions = {
   dataDir?: string;
   /** Force the embedded engine even when TEST_DATABASE_URL is set. */
   embedded?: boolean;
+  /** Use this PostgreSQL database (left in place on close) instead of a new one: replicas share it. */
+  databaseUrl?: string;
 };
 
 export async function startE2eServer(options: TE2eServerOptions = {}): Promise<TE2eServer> {
   const env = options.env ?? {};
   const port = await freePort();
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'ris-e2e-')));
-  const adminUrl = options.embedded ? undefined : process.env.TEST_DATABASE_URL;
+  const adminUrl = options.embedded || options.databaseUrl ? undefined : process.env.TEST_DATABASE_URL;
   const database = adminUrl ? await createDatabase(adminUrl) : null;
+  const databaseUrl = options.databaseUrl ?? database?.url;
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [serverMain], {
     cwd: repoRoot,
@@ -114,7 +119,7 @@ export async function startE2eServer(options: TE2eServerOptions = {}): Promise<T
       // No turnaround-breach passes unless a spec asks: a pass would notify people about the demo's
       // overdue studies at a moment no spec controls (a spec that counts notifications then fails).
       TURNAROUND_BREACH_INTERVAL_SECONDS: '0',
-      ...(database ? { DATABASE_URL: database.url } : {}),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -133,12 +138,12 @@ export async function startE2eServer(options: TE2eServerOptions = {}): Promise<T
   const readyAfterMs = performance.now() - spawnedAt;
   return {
     url,
-    databaseUrl: database?.url ?? null,
+    databaseUrl: databaseUrl ?? null,
     dataDir,
     readyAfterMs,
     output: () => log,
     async close() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
@@ -147,6 +152,12 @@ export async function startE2eServer(options: TE2eServerOptions = {}): Promise<T
       await database?.drop();
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
       return code;
+    },
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }
