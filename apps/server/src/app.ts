@@ -214,7 +214,7 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
   });
 
   await registerOpenApi(app, config.publicUrl);
-  await app.register(healthRoutes(deps.database.db));
+  await app.register(healthRoutes(deps.database.db, deps.blobs));
   await app.register(
     async (api) => {
       // Public: sign-in, sign-up, refresh, links, password policy (rate-limited per IP).

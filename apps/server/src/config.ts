@@ -54,6 +54,28 @@ export const ZConfigEnv = z.object({
   DATABASE_URL: postgresUrl.optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   DATA_DIR: z.string().min(1).default('./data'),
+  S3_BUCKET: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/i,
+      'must be a bucket name (3-63 letters, digits, dots, hyphens or underscores)',
+    )
+    .optional(),
+  S3_ENDPOINT: httpUrl.optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{2,40}$/i, 'must be a region name such as eu-west-1')
+    .optional(),
+  S3_ACCESS_KEY_ID: z.string().max(256).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().max(1024).optional(),
+  S3_FORCE_PATH_STYLE: booleanString.optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/,
+      'must be folder names joined by "/" (letters, digits, . _ -; no leading dot or slash), e.g. ris/files',
+    )
+    .optional(),
   WEB_DIST_DIR: z.string().min(1).optional(),
   BODY_LIMIT_BYTES: z.coerce
     .number()
@@ -149,6 +171,8 @@ export type TConfig = {
   logPretty: boolean;
   database: { kind: 'postgres'; url: string; poolSize: number } | { kind: 'pglite'; dataDir: string | null };
   dataDir: string;
+  /** Files in an S3-compatible store (S3_*); null: on the local disk under DATA_DIR/files. */
+  s3: TS3Config | null;
   webDistDir: string;
   bodyLimitBytes: number;
   trustProxy: boolean;
@@ -221,6 +245,20 @@ export type TConfig = {
   };
 };
 
+/** An S3-compatible file store (files/s3-store.ts); documented in .env.example. */
+export type TS3Config = {
+  bucket: string;
+  /** MinIO, Ceph, Garage...: their URL; null: AWS S3 in the region. */
+  endpoint: string | null;
+  /** null: the SDK's chain decides (AWS_REGION...). */
+  region: string | null;
+  /** null: the SDK's chain decides (environment, instance or pod role...). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  forcePathStyle: boolean;
+  /** '' or folders ending in '/', put before every object key. */
+  prefix: string;
+};
+
 /** Identity settings (apps/server/src/auth); documented in .env.example. */
 export type TAuthConfig = {
   /** null: a secret generated once and kept in DATA_DIR (single replica only). */
@@ -284,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
   if (e.FINAL_REPORT_WEBHOOK_URL !== undefined && e.FINAL_REPORT_WEBHOOK_SECRET === undefined) {
     issues.push('FINAL_REPORT_WEBHOOK_SECRET: required when FINAL_REPORT_WEBHOOK_URL is set');
   }
+  issues.push(...s3Issues(e, env));
   if (issues.length > 0) throw new ConfigError(issues);
   const dataDir = path.resolve(invocationDir, e.DATA_DIR);
   return {
@@ -297,6 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       ? { kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }
       : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
     dataDir,
+    s3: s3ConfigOf(e),
     webDistDir: e.WEB_DIST_DIR
       ? path.resolve(invocationDir, e.WEB_DIST_DIR)
       : path.resolve(serverRoot, '..', 'web', 'dist'),
@@ -378,6 +418,47 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       memoryMb: e.RENDER_MEMORY_MB,
       maxQueue: e.RENDER_QUEUE_MAX,
     },
+  };
+}
+
+type TParsedEnv = z.infer<typeof ZConfigEnv>;
+
+/** S3_* settings that only make sense together (never echoing a value: one of them is a secret). */
+function s3Issues(e: TParsedEnv, env: NodeJS.ProcessEnv): string[] {
+  const issues: string[] = [];
+  if (e.S3_BUCKET === undefined) {
+    const stray = (
+      ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX'] as const
+    ).filter((name) => e[name] !== undefined);
+    if (stray.length > 0) issues.push(`S3_BUCKET: required when ${stray.join(', ')} is set`);
+    return issues;
+  }
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    issues.push(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both, or neither to use the ambient AWS credentials',
+    );
+  }
+  if (!e.S3_ENDPOINT && !e.S3_REGION && !env.AWS_REGION && !env.AWS_DEFAULT_REGION) {
+    issues.push('S3_REGION: required for AWS S3 (or set S3_ENDPOINT for another S3-compatible store)');
+  }
+  return issues;
+}
+
+function s3ConfigOf(e: TParsedEnv): TS3Config | null {
+  if (!e.S3_BUCKET) return null;
+  const prefix = e.S3_PREFIX ? e.S3_PREFIX.replace(/\/?$/, '/') : '';
+  return {
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT?.replace(/\/+$/, '') ?? null,
+    // Stores other than AWS take any region name; us-east-1 is the one they all default to.
+    region: e.S3_REGION ?? (e.S3_ENDPOINT ? 'us-east-1' : null),
+    credentials:
+      e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+        : null,
+    // MinIO and most self-hosted stores answer on one host name: path-style unless told otherwise.
+    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
+    prefix,
   };
 }
 

@@ -1,5 +1,4 @@
 import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { eq } from 'drizzle-orm';
 import { buildApp } from './app.ts';
@@ -7,7 +6,7 @@ import { ConfigError, loadConfig, type TConfig } from './config.ts';
 import { runMigrations } from './db/migrate.ts';
 import { openDatabaseFast } from './db/pglite-snapshot.ts';
 import { pacsArchives } from './db/schema/index.ts';
-import { LocalDiskBlobStore } from './files/local-disk-store.ts';
+import { openBlobStore } from './files/open-blob-store.ts';
 import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './seed/demo.ts';
 
 function readConfig(): TConfig {
@@ -37,6 +36,7 @@ function banner(config: TConfig, seeded: boolean, address: string, archives: num
     `  RIS is running at ${config.publicUrl}  (listening on ${address})`,
     `  Database: ${config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.database.dataDir}`}`,
     `  API reference: ${config.publicUrl}/api/docs`,
+    `  Files: ${config.s3 ? `S3 bucket ${config.s3.bucket}${config.s3.endpoint ? ` at ${new URL(config.s3.endpoint).host}` : ''}` : `on disk in ${config.dataDir}/files`}`,
     imagesLine(config, archives),
   ];
   if (seeded || config.database.kind === 'pglite') {
@@ -60,7 +60,7 @@ const shouldSeed =
   config.seedDemo === 'true' || (config.seedDemo === 'auto' && config.database.kind === 'pglite');
 const seeded = shouldSeed ? await seedDemoIfEmpty(database.db, { password: config.demoPassword }) : false;
 mark('seed');
-const blobs = new LocalDiskBlobStore(path.join(config.dataDir, 'files'));
+const blobs = openBlobStore(config);
 const app = await buildApp({ config, database, blobs });
 mark('app');
 
@@ -76,5 +76,11 @@ app.log.info(
   { startup_ms: Math.round(performance.now()) /* since process start */, startup_phases: phases, seeded },
   'ready',
 );
+blobs.checkReachable(5_000).catch((err: unknown) => {
+  app.log.error(
+    { err },
+    `file store (${blobs.driver}) unreachable: uploads and documents fail until it answers`,
+  );
+});
 const archives = await database.db.$count(pacsArchives, eq(pacsArchives.enabled, true));
 process.stdout.write(banner(config, seeded, address, archives));

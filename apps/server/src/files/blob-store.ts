@@ -4,7 +4,7 @@ export type TBlobInfo = { key: string; sizeBytes: number; sha256: string };
 
 /**
  * Where file bytes live. Metadata (hash, size, media type, owner) lives in the stored_files table;
- * drivers only move bytes. Local disk now; an S3-compatible driver can implement the same interface.
+ * drivers only move bytes: the local disk (local-disk-store.ts) or an S3-compatible store (s3-store.ts).
  */
 export interface BlobStore {
   readonly driver: string;
@@ -15,6 +15,8 @@ export interface BlobStore {
   read(key: string): Promise<Buffer>;
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** Resolves when the store can be used (directory writable, bucket answering) within timeoutMs. */
+  checkReachable(timeoutMs: number): Promise<void>;
 }
 
 export class BlobNotFoundError extends Error {

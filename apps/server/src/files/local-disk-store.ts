@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, constants, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { assertBlobKey, BlobNotFoundError, type BlobStore, type TBlobInfo } from './blob-store.ts';
@@ -63,6 +63,12 @@ export class LocalDiskBlobStore implements BlobStore {
       if (isMissing(error)) return false;
       throw error;
     }
+  }
+
+  /** The root exists (made if need be) and this process may write to it; a local disk needs no time-out. */
+  async checkReachable(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.W_OK);
   }
 }
 

@@ -48,7 +48,7 @@ describe('health', () => {
   it('answers /readyz 200 when the database is reachable and fully migrated', async () => {
     const response = await server.request('GET', '/readyz');
     expect(response.status).toBe(200);
-    expect(response.json).toEqual({ status: 'ready', database: 'up', pending_migrations: 0 });
+    expect(response.json).toEqual({ status: 'ready', database: 'up', pending_migrations: 0, files: 'up' });
   });
 
   it('carries a request id, keeping a well-formed one from the caller', async () => {

@@ -6,7 +6,7 @@ import { buildApp } from '../app.ts';
 import type { Identity } from '../auth/identity.ts';
 import { loadConfig } from '../config.ts';
 import type { TDatabase, TDb } from '../db/client.ts';
-import { LocalDiskBlobStore } from '../files/local-disk-store.ts';
+import { openBlobStore } from '../files/open-blob-store.ts';
 import { createTestDatabase } from './test-database.ts';
 
 export const TEST_INDEX_HTML = '<!doctype html><html><body><div id="root">RIS test shell</div></body></html>';
@@ -81,7 +81,8 @@ export async function startTestServer(options: TTestServerOptions = {}): Promise
     ...env,
   });
   const database = await createTestDatabase();
-  const blobs = new LocalDiskBlobStore(path.join(dataDir, 'files'));
+  // DATA_DIR/files, or the bucket that S3_* variables in `env` name.
+  const blobs = openBlobStore(config);
   const app = await buildApp({
     config,
     database,
