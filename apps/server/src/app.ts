@@ -40,6 +40,8 @@ import { dicomRoutes } from './features/dicom/dicom.routes.ts';
 import { dicomZipRoutes } from './features/dicom/dicom-zip.routes.ts';
 import { archiveRoutes } from './features/pacs/archives/archives.routes.ts';
 import { deliveryJobHandlers, messageIdDomainOf } from './features/comm/delivery-jobs.ts';
+import { DELIVERY_QUEUES } from './features/comm/share-report.ts';
+import { registerMetrics } from './features/metrics/register-metrics.ts';
 import {
   LANGUAGE_MODEL_QUEUE,
   languageModelJobHandler,
@@ -192,6 +194,16 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
   // CSP, nosniff, no-referrer, X-Frame-Options DENY, … on every response (http/security-headers.ts).
   await registerSecurityHeaders(app);
   registerErrorHandling(app);
+  // Prometheus metrics at /metrics when METRICS_TOKEN or METRICS_PORT is set (features/metrics);
+  // after the error handler (its routes answer in the one error shape), before every other route
+  // (its hook counts them all).
+  await registerMetrics(app, {
+    deliveryChannels: {
+      [DELIVERY_QUEUES.email]: 'email',
+      [DELIVERY_QUEUES.whatsapp]: 'whatsapp',
+      [FINAL_REPORT_WEBHOOK_QUEUE]: 'webhook',
+    },
+  });
   // socket.io at /ws/ (same HTTP server): authenticated sockets, rooms per facility, app.events → clients.
   await registerRealtime(app);
   // Hocuspocus at /collab (same HTTP server): report documents edited together, stored in PostgreSQL.

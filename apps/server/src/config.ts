@@ -160,6 +160,13 @@ export const ZConfigEnv = z.object({
   RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_RENDER_SETTINGS.timeoutMs),
   RENDER_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(DEFAULT_RENDER_SETTINGS.memoryMb),
   RENDER_QUEUE_MAX: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_RENDER_SETTINGS.maxQueue),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .max(512)
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+    .optional(),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
 });
 
 export type TConfig = {
@@ -231,6 +238,11 @@ export type TConfig = {
   reportDownloadUrlTtlSeconds: number;
   /** PDF/DOCX rendering in worker threads: threads, time and memory budget, queue (RENDER_*). */
   rendering: TRenderSettings;
+  /**
+   * Prometheus metrics (features/metrics): GET /metrics with `Authorization: Bearer <token>`, and/or
+   * a listener of its own on HOST:port without a token. Both null: no metrics (404).
+   */
+  metrics: { token: string | null; port: number | null };
   /** Dictation (features/dictation): engine hosts, stream length, time-outs and concurrency (SPEECH_*). */
   speech: {
     /** Hosts an organisation's Augnito server_url may name (SPEECH_ALLOWED_HOSTS); null: any. */
@@ -323,6 +335,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     issues.push('FINAL_REPORT_WEBHOOK_SECRET: required when FINAL_REPORT_WEBHOOK_URL is set');
   }
   issues.push(...s3Issues(e, env));
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
+    issues.push('METRICS_PORT: must differ from PORT');
+  }
   if (issues.length > 0) throw new ConfigError(issues);
   const dataDir = path.resolve(invocationDir, e.DATA_DIR);
   return {
@@ -404,6 +419,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       turnaroundBreachIntervalSeconds: e.TURNAROUND_BREACH_INTERVAL_SECONDS,
     },
     reportDownloadUrlTtlSeconds: e.REPORT_DOWNLOAD_URL_TTL_SECONDS,
+    metrics: { token: e.METRICS_TOKEN ?? null, port: e.METRICS_PORT ?? null },
     speech: {
       allowedHosts: e.SPEECH_ALLOWED_HOSTS,
       maxStreamSeconds: e.SPEECH_MAX_STREAM_SECONDS ?? DICTATION_MAX_STREAM_SECONDS,

@@ -111,6 +111,7 @@ export async function registerCollaboration(app: FastifyInstance): Promise<void>
       open(peer) {
         const websocket = peer.websocket as WebSocketLike;
         connections.set(peer.id, hocuspocus.handleConnection(websocket, peer.request));
+        log.debug({ socketId: peer.id }, 'collaboration connection opened');
       },
       message(peer, message) {
         connections.get(peer.id)?.handleMessage(message.uint8Array());
@@ -118,9 +119,10 @@ export async function registerCollaboration(app: FastifyInstance): Promise<void>
       close(peer, event) {
         connections.get(peer.id)?.handleClose({ code: event.code ?? 1000, reason: event.reason ?? '' });
         connections.delete(peer.id);
+        log.debug({ socketId: peer.id, code: event.code }, 'collaboration connection closed');
       },
       error(peer, error) {
-        log.warn({ err: error, peer: peer.id }, 'collaboration WebSocket error');
+        log.warn({ err: error, socketId: peer.id }, 'collaboration WebSocket error');
       },
     },
   });

@@ -5,9 +5,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './error-handler.ts';
 
 const API_PREFIXES = ['/api/', '/ws/', '/collab'];
+/** Paths the server answers itself, never with the web app (/metrics too when metrics are off). */
+const SERVER_PATHS = ['/api', '/metrics'];
 
 function isApiPath(url: string): boolean {
-  return url === '/api' || API_PREFIXES.some((prefix) => url.startsWith(prefix));
+  return SERVER_PATHS.includes(url) || API_PREFIXES.some((prefix) => url.startsWith(prefix));
 }
 
 /**

@@ -3,12 +3,18 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TDatabase } from '../db/client.ts';
 import { jobs } from '../db/schema/index.ts';
 import { createTestDatabase } from '../test/test-database.ts';
-import { JobRunner, type TJobRunnerOptions } from './job-runner.ts';
+import { JobRunner, type TJobRunnerLogger, type TJobRunnerOptions } from './job-runner.ts';
 import { enqueueJob, PermanentJobError, retryDelayMs, type TJobHandlers, type TJobOutcome } from './jobs.ts';
 
 let database: TDatabase;
 const runners: JobRunner[] = [];
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const silent: TJobRunnerLogger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  child: () => silent,
+};
 
 beforeAll(async () => {
   database = await createTestDatabase();

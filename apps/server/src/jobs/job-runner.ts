@@ -18,10 +18,16 @@ import {
 } from './jobs.ts';
 
 export type TJobRunnerLogger = {
+  debug(object: object, message: string): void;
   info(object: object, message: string): void;
   warn(object: object, message: string): void;
   error(object: object, message: string): void;
+  /** A logger whose every line carries these fields (a job's lines carry its jobId and queue). */
+  child(bindings: Record<string, unknown>): TJobRunnerLogger;
 };
+
+/** Hears the outcome of every attempt this runner made or took back (metrics); must not throw. */
+export type TJobOutcomeListener = (job: Pick<TJob, 'id' | 'queue' | 'attempt'>, outcome: TJobOutcome) => void;
 
 export type TJobRunnerOptions = {
   handlers: TJobHandlers;
@@ -65,6 +71,7 @@ export class JobRunner {
   #stopListening: (() => Promise<void>) | null = null;
   #pollTimer: NodeJS.Timeout | null = null;
   readonly #wakeTimers = new Set<NodeJS.Timeout>();
+  readonly #outcomeListeners = new Set<TJobOutcomeListener>();
   #claiming: Promise<void> | null = null;
   #wakeAgain = false;
   #started = false;
@@ -119,6 +126,22 @@ export class JobRunner {
     this.#claiming = this.#claimLoop().finally(() => {
       this.#claiming = null;
     });
+  }
+
+  /** Adds a listener of attempt outcomes; returns its removal. */
+  onOutcome(listener: TJobOutcomeListener): () => void {
+    this.#outcomeListeners.add(listener);
+    return () => this.#outcomeListeners.delete(listener);
+  }
+
+  #announce(job: Pick<TJob, 'id' | 'queue' | 'attempt'>, outcome: TJobOutcome): void {
+    for (const listener of this.#outcomeListeners) {
+      try {
+        listener(job, outcome);
+      } catch (error) {
+        this.#log.error({ err: error, jobId: job.id }, 'a job outcome listener failed');
+      }
+    }
   }
 
   /** Jobs this runner is running right now. */
@@ -211,11 +234,15 @@ export class JobRunner {
       progress: row.result ?? {},
     };
     let outcome: TJobOutcome;
-    const stopRenewing = this.#renewLease(job.id);
+    const log = this.#log.child({ jobId: job.id, queue: job.queue });
+    const startedAt = performance.now();
+    log.debug({ attempt: job.attempt }, 'job started');
+    const stopRenewing = this.#renewLease(job.id, log);
     try {
       if (!handler) throw new PermanentJobError(`no handler for queue ${row.queue}`);
       const result = await handler.run({
         job,
+        log,
         signal: this.#abort.signal,
         saveProgress: async (patch) => {
           Object.assign(job.progress, patch);
@@ -234,17 +261,22 @@ export class JobRunner {
         willRetry: !permanent && job.attempt < job.maxAttempts,
         cause: error,
       };
-      const log = outcome.willRetry ? this.#log.warn.bind(this.#log) : this.#log.error.bind(this.#log);
-      log({ err: error, job_id: job.id, queue: job.queue, attempt: job.attempt }, `job attempt failed`);
+      const fields = { err: error, attempt: job.attempt, willRetry: outcome.willRetry };
+      if (outcome.willRetry) log.warn(fields, 'job attempt failed');
+      else log.error(fields, 'job attempt failed');
     } finally {
       await stopRenewing();
+    }
+    if (outcome.kind === 'succeeded') {
+      log.debug({ attempt: job.attempt, ms: Math.round(performance.now() - startedAt) }, 'job succeeded');
     }
     try {
       await this.#settle(job, outcome);
     } catch (error) {
       // The job stays running under this worker; the lease gives it back later.
-      this.#log.error({ err: error, job_id: job.id }, 'recording a job outcome failed');
+      log.error({ err: error }, 'recording a job outcome failed');
     }
+    this.#announce(job, outcome);
   }
 
   /**
@@ -252,14 +284,14 @@ export class JobRunner {
    * runs, so a handler slower than the lease (an SMTP timeout) is not taken back and run twice.
    * Returns the stop function, which also waits for a renewal in flight.
    */
-  #renewLease(jobId: string): () => Promise<void> {
+  #renewLease(jobId: string, log: TJobRunnerLogger): () => Promise<void> {
     let inFlight: Promise<unknown> = Promise.resolve();
     const timer = setInterval(
       () => {
         inFlight = this.#database.db
           .execute(sql`update jobs set locked_at = now() where ${heldBy(jobId, this.workerId)}`)
           .catch((error: unknown) => {
-            this.#log.warn({ err: error, job_id: jobId }, 'renewing a job lease failed');
+            log.warn({ err: error }, 'renewing a job lease failed');
           });
       },
       Math.max(1, Math.floor(this.#options.leaseMs / 3)),
@@ -329,27 +361,31 @@ export class JobRunner {
     if (this.#stopped) return;
     try {
       const lost = await this.#database.db.transaction((tx) =>
-        queryRows<{ id: string; queue: string; status: string }>(
+        queryRows<{ id: string; queue: string; status: string; attempts: number }>(
           tx,
           sql`update jobs set
               status = (case when attempts >= max_attempts then 'failed' else 'pending' end)::job_status,
-              last_error = 'the worker running this job stopped answering (lease expired)',
+              last_error = ${ABANDONED},
               locked_at = null, locked_by = null, run_at = now(), updated_at = now()
             where id in (
               select id from jobs where status = 'running'
                 and locked_at < now() - make_interval(secs => ${this.#options.leaseMs / 1000})
               for update skip locked
             )
-            returning id, queue, status`,
+            returning id, queue, status, attempts`,
         ),
       );
       for (const job of lost) {
-        this.#log.warn(
-          { job_id: job.id, queue: job.queue, status: job.status },
-          'took back an abandoned job',
+        this.#log.warn({ jobId: job.id, queue: job.queue, status: job.status }, 'took back an abandoned job');
+      }
+      const failed = lost.filter((job) => job.status === 'failed');
+      await this.#settleAbandonedFailures(failed.map((job) => job.id));
+      for (const job of failed) {
+        this.#announce(
+          { id: job.id, queue: job.queue, attempt: job.attempts },
+          { kind: 'failed', error: ABANDONED, willRetry: false },
         );
       }
-      await this.#settleAbandonedFailures(lost.filter((job) => job.status === 'failed').map((j) => j.id));
     } catch (error) {
       this.#log.error({ err: error }, 'recovering abandoned jobs failed');
     }
@@ -378,6 +414,9 @@ export class JobRunner {
     }
   }
 }
+
+/** jobs.last_error of a job whose worker stopped renewing its lease. */
+const ABANDONED = 'the worker running this job stopped answering (lease expired)';
 
 /** The condition that this worker still holds the job (it was not taken back meanwhile). */
 function heldBy(jobId: string, workerId: string) {

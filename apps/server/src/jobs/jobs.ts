@@ -53,6 +53,13 @@ export class PermanentJobError extends Error {
   }
 }
 
+/** What a handler may log with (pino's logger, or anything shaped like it). */
+export type TJobLogger = {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+};
+
 /** A claimed job as its handler sees it. */
 export type TJob = {
   id: string;
@@ -67,6 +74,8 @@ export type TJob = {
 
 export type TJobContext = {
   job: TJob;
+  /** The runner's logger for this job: every line carries its jobId and queue. */
+  log: TJobLogger;
   /** Merges into the job's progress at once (kept across attempts, visible as its result until done). */
   saveProgress(patch: TJobPayload): Promise<void>;
   /** Aborted when the runner stops before the handler has finished. */

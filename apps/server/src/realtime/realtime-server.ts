@@ -8,6 +8,7 @@ import { listenTopicNow, recheckSocket } from './realtime-recheck.ts';
 import { rooms, type TRealtimeServer, type TRealtimeSocket } from './realtime-rooms.ts';
 import { connectRedisAdapter } from './redis-adapter.ts';
 import { engineErrorShape } from '../http/engine-errors.ts';
+import { requestId } from '../http/logger.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -46,8 +47,16 @@ export async function registerRealtime(app: FastifyInstance): Promise<void> {
   const cache = app.identity.context.cache;
   io.use(authenticateSocket(verifier, cache));
   io.on('connection', (socket: TRealtimeSocket) => {
+    // Every line about this socket carries its id (and its handshake's request id, from the proxy).
+    const log = app.log.child({
+      socketId: socket.id,
+      reqId: requestId(socket.request),
+      userId: socket.data.principal.userId,
+    });
+    log.debug('realtime socket connected');
+    socket.on('disconnect', (reason) => log.debug({ reason }, 'realtime socket disconnected'));
     socket.on(LISTEN_TOPIC_EVENT, (payload, ack) => {
-      void listenTopicNow({ db, cache, log: app.log }, socket, payload).then((result) => {
+      void listenTopicNow({ db, cache, log }, socket, payload).then((result) => {
         if (typeof ack === 'function') ack(result);
       });
     });

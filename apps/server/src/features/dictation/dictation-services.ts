@@ -15,6 +15,8 @@ export type TDictationServices = {
    * Resolves false when nobody has the report open to edit, so the text stays offered.
    */
   insertIntoOpenReport(input: { reportId: string; studyId: string; html: string }): Promise<boolean>;
+  /** Dictations streaming through this server's speech socket now (metrics). */
+  openStreams(): number;
 };
 
 declare module 'fastify' {

@@ -37,12 +37,14 @@ export function registerDictation(app: FastifyInstance, wiring: TDictationWiring
     box: app.secretBox,
     timeoutMs: config.speech.engineTimeoutMs,
   });
+  // The socket reads app.dictation only once a connection comes, after this function has returned.
+  const socket = registerSpeechSocket(app);
   app.decorate('dictation', {
     engines,
     languageModelInfo,
     insertIntoOpenReport: wiring.insertIntoOpenReport,
+    openStreams: socket.openStreams,
   } satisfies TDictationServices);
-  registerSpeechSocket(app);
   app.addHook('onClose', async () => engines.close());
 }
 

@@ -1,6 +1,7 @@
 // The speech socket (issue 17): a WebSocket at SPEECH_SOCKET_PATH on the app's own HTTP server,
 // one dictation per connection (speech-session.ts). The ID token comes in the first message (never
 // in the URL, which proxies log); the report policy decides before any audio is accepted.
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { DICTATION_MAX_FRAME_BYTES, type TSpeechServerMessage } from '@ris/domain';
@@ -37,6 +38,11 @@ class StreamSlots {
     this.maxTotal = maxTotal;
   }
 
+  /** Dictations streaming on this server now. */
+  get open(): number {
+    return this.#total;
+  }
+
   reserve(userId: string): () => void {
     const mine = this.#perUser.get(userId) ?? 0;
     if (mine >= this.maxPerUser)
@@ -57,8 +63,11 @@ class StreamSlots {
   }
 }
 
-/** Attaches the speech socket to the app's HTTP server; closed (streams dropped) with the app. */
-export function registerSpeechSocket(app: FastifyInstance): void {
+/**
+ * Attaches the speech socket to the app's HTTP server; closed (streams dropped) with the app.
+ * Answers how many dictations stream now (metrics).
+ */
+export function registerSpeechSocket(app: FastifyInstance): { openStreams(): number } {
   const { db } = app.deps.database;
   const { verifier, context } = app.identity;
   const { speech } = app.deps.config;
@@ -103,6 +112,8 @@ export function registerSpeechSocket(app: FastifyInstance): void {
   }
 
   function accept(websocket: WebSocket): void {
+    // Every line about this connection carries its id.
+    const connectionLog = log.child({ socketId: randomUUID() });
     const send = (message: TSpeechServerMessage) => {
       if (websocket.readyState === websocket.OPEN) websocket.send(JSON.stringify(message));
     };
@@ -117,7 +128,7 @@ export function registerSpeechSocket(app: FastifyInstance): void {
       engineTimeoutMs: speech.engineTimeoutMs,
       idleMs: speech.idleSeconds * 1_000,
       logFailure: (error) =>
-        log.error(
+        connectionLog.error(
           { err: error instanceof SpeechEngineError ? error.code : error },
           'dictation stream failed',
         ),
@@ -144,7 +155,7 @@ export function registerSpeechSocket(app: FastifyInstance): void {
       session.closed();
       sessions.delete(session);
     });
-    websocket.on('error', (error) => log.warn({ err: error.message }, 'speech socket error'));
+    websocket.on('error', (error) => connectionLog.warn({ err: error.message }, 'speech socket error'));
   }
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -168,4 +179,5 @@ export function registerSpeechSocket(app: FastifyInstance): void {
     for (const client of server.clients) client.terminate();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
+  return { openStreams: () => slots.open };
 }
