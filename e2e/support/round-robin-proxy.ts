@@ -106,6 +106,9 @@ export async function startRoundRobinProxy(initialUpstreams: string[] = []): Pro
           const answer = await forward(request, body, upstream);
           count(upstream);
           response.writeHead(answer.statusCode ?? 502, answer.headers);
+          // An upstream that dies mid-answer cuts the client's connection too (no truncated 200).
+          answer.once('error', () => response.destroy());
+          answer.once('aborted', () => response.destroy());
           answer.pipe(response);
           return;
         } catch (error) {
@@ -121,6 +124,7 @@ export async function startRoundRobinProxy(initialUpstreams: string[] = []): Pro
   });
 
   server.on('upgrade', (request: IncomingMessage, client: net.Socket, head: Buffer) => {
+    client.on('error', () => client.destroy());
     const candidates = order();
     const attempt = (index: number): void => {
       const upstream = candidates[index];
@@ -151,7 +155,6 @@ export async function startRoundRobinProxy(initialUpstreams: string[] = []): Pro
         // A replica that dies (or a client that leaves) closes the other side at once.
         socket.on('close', () => client.destroy());
         client.on('close', () => socket.destroy());
-        client.on('error', () => socket.destroy());
       });
     };
     attempt(0);
