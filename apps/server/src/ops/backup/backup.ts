@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { TConfig } from '../../config.ts';
@@ -56,6 +56,7 @@ async function dumpPostgres(url: string, target: string): Promise<TDatabaseFacts
           ['--format=custom', `--snapshot=${row.snapshot}`, `--file=${target}`],
           url,
         );
+        await chmod(target, 0o600);
         return facts;
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { TConfig } from '../../config.ts';
@@ -203,6 +203,7 @@ export async function restoreBackup(input: TRestoreInput): Promise<TRestoreSumma
   const replaced: string[] = [];
   try {
     await rm(stagedFiles, { recursive: true, force: true });
+    await mkdir(stagedFiles, { recursive: true, mode: 0o700 });
     await copyBlobsFromBackup(input.backupDir, stagedFiles, manifest.files);
     let facts: TDatabaseFacts;
     if (target.kind === 'postgres') {
