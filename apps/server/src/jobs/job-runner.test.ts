@@ -3,7 +3,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TDatabase } from '../db/client.ts';
 import { jobs } from '../db/schema/index.ts';
 import { createTestDatabase } from '../test/test-database.ts';
-import { JobRunner, type TJobRunnerLogger, type TJobRunnerOptions } from './job-runner.ts';
+import {
+  JobRunner,
+  type TJobOutcomeListener,
+  type TJobRunnerLogger,
+  type TJobRunnerOptions,
+} from './job-runner.ts';
 import { enqueueJob, PermanentJobError, retryDelayMs, type TJobHandlers, type TJobOutcome } from './jobs.ts';
 
 let database: TDatabase;
@@ -28,7 +33,11 @@ afterAll(async () => {
 
 const BASE_MS = 100;
 
-async function startRunner(handlers: TJobHandlers, options: Partial<TJobRunnerOptions> = {}) {
+async function startRunner(
+  handlers: TJobHandlers,
+  options: Partial<TJobRunnerOptions> = {},
+  setup: { log?: TJobRunnerLogger; onOutcome?: TJobOutcomeListener } = {},
+) {
   const runner = new JobRunner(
     database,
     {
@@ -41,8 +50,9 @@ async function startRunner(handlers: TJobHandlers, options: Partial<TJobRunnerOp
       stopTimeoutMs: 5_000,
       ...options,
     },
-    silent,
+    setup.log ?? silent,
   );
+  if (setup.onOutcome) runner.onOutcome(setup.onOutcome);
   runners.push(runner);
   await runner.start();
   return runner;
@@ -153,6 +163,44 @@ describe('JobRunner', () => {
     });
   });
 
+  it("logs a job's lines, its handler's too, with its jobId, and tells listeners each outcome", async () => {
+    const lines: { fields: Record<string, unknown>; message: string }[] = [];
+    const capture = (bindings: Record<string, unknown>): TJobRunnerLogger => {
+      const write = (object: object, message: string) =>
+        lines.push({ fields: { ...bindings, ...object }, message });
+      return {
+        debug: write,
+        info: write,
+        warn: write,
+        error: write,
+        child: (more) => capture({ ...bindings, ...more }),
+      };
+    };
+    const outcomes: string[] = [];
+    await startRunner(
+      {
+        'logged.refused': {
+          async run({ log }) {
+            log.info({}, 'asking the provider');
+            throw new PermanentJobError('refused');
+          },
+        },
+      },
+      {},
+      { log: capture({}), onOutcome: (job, outcome) => outcomes.push(`${job.id}:${outcome.kind}`) },
+    );
+    const id = await enqueue('logged.refused');
+    await untilFinished(id);
+    const about = (message: string) => lines.find((line) => line.message === message)?.fields;
+    expect(about('asking the provider')).toMatchObject({ jobId: id, queue: 'logged.refused' });
+    expect(about('job attempt failed')).toMatchObject({
+      jobId: id,
+      queue: 'logged.refused',
+      willRetry: false,
+    });
+    await expect.poll(() => outcomes).toEqual([`${id}:failed`]);
+  });
+
   it('never lets two runners run the same job', async () => {
     const runs = new Map<string, number>();
     const handler = {
@@ -192,6 +240,7 @@ describe('JobRunner', () => {
   it('takes back a job whose worker died (lease expired) and fails one that used its last attempt', async () => {
     const ran: string[] = [];
     const settled: string[] = [];
+    const outcomes: string[] = [];
     const [dead, exhausted] = await database.db
       .insert(jobs)
       .values([
@@ -216,6 +265,7 @@ describe('JobRunner', () => {
         },
       },
       { leaseMs: 5_000 },
+      { onOutcome: (job, outcome) => outcomes.push(`${job.id}:${outcome.kind}`) },
     );
     await untilFinished(dead.id);
     await untilFinished(exhausted.id);
@@ -224,6 +274,9 @@ describe('JobRunner', () => {
     expect((await jobRow(exhausted.id)).lastError).toMatch(/lease expired/);
     expect(ran).toEqual([dead.id]);
     expect(settled.sort()).toEqual([`${dead.id}:succeeded`, `${exhausted.id}:failed`].sort());
+    await expect
+      .poll(() => outcomes.sort())
+      .toEqual([`${dead.id}:succeeded`, `${exhausted.id}:failed`].sort());
   });
 
   it('leaves a running job alone while its lease lasts', async () => {
