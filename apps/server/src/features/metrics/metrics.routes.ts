@@ -19,8 +19,10 @@ export function bearerMatches(header: string | undefined, token: string): boolea
 
 export function metricsRoutes(metrics: TScrape, token: string) {
   return async function metricsRoute(app: FastifyInstance): Promise<void> {
-    app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
+    // Scrapes come every few seconds: their request lines only at warn, which a refusal is.
+    app.get(METRICS_PATH, { schema: { hide: true }, logLevel: 'warn' }, async (request, reply) => {
       if (!bearerMatches(request.headers.authorization, token)) {
+        request.log.warn('metrics scrape refused: wrong or missing token');
         reply.header('www-authenticate', 'Bearer realm="metrics"');
         throw new AppError(
           'UNAUTHENTICATED',
