@@ -20,6 +20,7 @@ try {
     database: config.database,
     dataDir: config.dataDir,
     outputDir,
+    tokenSecret: config.auth.tokenSecret,
     objectStorageBucket: config.s3?.bucket ?? null,
   });
   const { counts } = manifest;

@@ -16,6 +16,7 @@ import {
   type TManifest,
 } from './manifest.ts';
 import { runPgTool } from './postgres-tools.ts';
+import { tokenSecretCheck } from './token-secret-check.ts';
 
 export type TBackupInput = {
   database: TConfig['database'];
@@ -23,6 +24,8 @@ export type TBackupInput = {
   dataDir: string;
   /** Where the backup directory is created. */
   outputDir: string;
+  /** AUTH_TOKEN_SECRET (null: the one generated into DATA_DIR, if any); only its fingerprint is kept. */
+  tokenSecret: string | null;
   /** The bucket's name when files live in S3-compatible storage (recorded, not copied). */
   objectStorageBucket?: string | null;
   now?: Date;
@@ -136,6 +139,7 @@ export async function createBackup(input: TBackupInput): Promise<{ dir: string; 
       },
       files,
       problems,
+      tokenSecretCheck: await tokenSecretCheck(input.tokenSecret, input.dataDir),
       objectStorage: {
         bucket: input.objectStorageBucket ?? null,
         storedFiles: facts.blobs.filter((blob) => blob.storageDriver !== LOCAL_DRIVER).length,

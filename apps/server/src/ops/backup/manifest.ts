@@ -41,6 +41,11 @@ export const ZManifest = z.object({
   files: z.array(ZPart),
   /** Blobs a stored_files row names that were missing or damaged in the live store at backup time. */
   problems: z.array(z.object({ storageKey: z.string(), problem: z.string() })),
+  /** Fingerprint of the identity token secret the database's sealed secrets need (never the secret). */
+  tokenSecretCheck: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .nullable(),
   /** Rows whose bytes live in object storage: the bucket's versioning is their backup (README). */
   objectStorage: z.object({ bucket: z.string().nullable(), storedFiles: z.number().int().min(0) }),
 });

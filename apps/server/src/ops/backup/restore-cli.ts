@@ -24,6 +24,7 @@ try {
     backupDir: path.resolve(invocationDir, backup),
     database: config.database,
     dataDir: config.dataDir,
+    tokenSecret: config.auth.tokenSecret,
     force: values.force,
   });
   const { counts, manifest } = summary;
@@ -38,6 +39,7 @@ try {
       `  WARNING: file ${problem.storageKey} was already ${problem.problem} when the backup was made`,
     );
   }
+  for (const warning of summary.warnings) lines.push(`  WARNING: ${warning}`);
   for (const aside of summary.replaced) lines.push(`  What was there before is kept in ${aside}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 } catch (error) {

@@ -17,11 +17,14 @@ import {
   type TManifest,
 } from './manifest.ts';
 import { runPgTool } from './postgres-tools.ts';
+import { tokenSecretCheck, tokenSecretWarning } from './token-secret-check.ts';
 
 export type TRestoreInput = {
   backupDir: string;
   database: TConfig['database'];
   dataDir: string;
+  /** AUTH_TOKEN_SECRET where the restored data will be served (compared with the backup's). */
+  tokenSecret: string | null;
   /** Restore over a database or file store that is not empty (what was there is replaced). */
   force?: boolean;
   now?: Date;
@@ -33,6 +36,8 @@ export type TRestoreSummary = {
   filesRestored: number;
   /** Blobs the backup itself recorded as missing or damaged in the live store. */
   knownProblems: TManifest['problems'];
+  /** What to do before starting a server on the restored data. */
+  warnings: string[];
   /** Where what was there before went (with force), to delete once the restore is checked. */
   replaced: string[];
 };
@@ -219,6 +224,12 @@ export async function restoreBackup(input: TRestoreInput): Promise<TRestoreSumma
       counts: facts.counts,
       filesRestored: manifest.files.length,
       knownProblems: manifest.problems,
+      warnings: [
+        tokenSecretWarning(
+          manifest.tokenSecretCheck,
+          await tokenSecretCheck(input.tokenSecret, input.dataDir),
+        ),
+      ].filter((warning) => warning !== null),
       replaced,
     };
   } finally {
