@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DICTATION_MAX_STREAM_SECONDS } from '@ris/domain';
 import { readFileVariables } from './config-files.ts';
+import type { TS3Config } from './files/s3-settings.ts';
 import {
   DEFAULT_RENDER_SETTINGS,
   defaultRenderThreads,
@@ -255,20 +256,6 @@ export type TConfig = {
     streamsPerUser: number;
     streamsPerServer: number;
   };
-};
-
-/** An S3-compatible file store (files/s3-store.ts); documented in .env.example. */
-export type TS3Config = {
-  bucket: string;
-  /** MinIO, Ceph, Garage...: their URL; null: AWS S3 in the region. */
-  endpoint: string | null;
-  /** null: the SDK's chain decides (AWS_REGION...). */
-  region: string | null;
-  /** null: the SDK's chain decides (environment, instance or pod role...). */
-  credentials: { accessKeyId: string; secretAccessKey: string } | null;
-  forcePathStyle: boolean;
-  /** '' or folders ending in '/', put before every object key. */
-  prefix: string;
 };
 
 /** Identity settings (apps/server/src/auth); documented in .env.example. */

@@ -14,7 +14,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import type { TS3Config } from '../config.ts';
+import type { TS3Config } from './s3-settings.ts';
 import { AppError } from '../http/app-error.ts';
 import { assertBlobKey, BlobNotFoundError, type BlobStore, type TBlobInfo } from './blob-store.ts';
 

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
-import type { TS3Config } from '../config.ts';
+import type { TS3Config } from '../files/s3-settings.ts';
 
 /** s3rver's one account. */
 export const S3RVER_KEY = 'S3RVER';

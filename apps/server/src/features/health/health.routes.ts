@@ -53,14 +53,12 @@ export const healthRoutes = (db: TDb, blobs: BlobStore): FastifyPluginAsyncZod =
           await db.execute(sql`SELECT 1`);
         } catch (error) {
           request.log.warn({ err: error }, 'readiness: database unreachable');
-          return reply
-            .status(503)
-            .send({
-              status: 'not_ready',
-              database: 'down',
-              pending_migrations: null,
-              files: await filesState,
-            });
+          return reply.status(503).send({
+            status: 'not_ready',
+            database: 'down',
+            pending_migrations: null,
+            files: await filesState,
+          });
         }
         const pending = await pendingMigrationCount(db).catch(() => null);
         const ready = pending === 0;

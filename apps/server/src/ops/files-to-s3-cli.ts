@@ -1,13 +1,13 @@
 // `npm run files:to-s3`: copies the files of DATA_DIR/files into the bucket the S3_* settings name
-// and marks them as moved (s3-copy.ts). Exits 1 when it cannot run; 2 when some files the database
+// and marks them as moved (files/s3-copy.ts). Exits 1 when it cannot run; 2 when some files the database
 // names were missing or damaged on the disk (listed; they stay marked local).
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { pendingMigrationCount } from '../db/migrate.ts';
-import { LocalDiskBlobStore } from './local-disk-store.ts';
-import { copyLocalFilesTo } from './s3-copy.ts';
-import { S3BlobStore } from './s3-store.ts';
+import { LocalDiskBlobStore } from '../files/local-disk-store.ts';
+import { copyLocalFilesTo } from '../files/s3-copy.ts';
+import { S3BlobStore } from '../files/s3-store.ts';
 
 try {
   const config = loadConfig();
