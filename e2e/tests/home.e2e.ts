@@ -125,6 +125,26 @@ describe('home', () => {
     await session.screenshot(page, 'home-admin.png');
   });
 
+  it("a transcriptionist sees what waits for typing in their facilities; a referrer their patients' finals; neither sees the admin charts", async () => {
+    const typist = await session.signedIn('transcriptionist@demo.test');
+    const typing = list(typist, 'Waiting for typing');
+    await typing.getByRole('listitem').first().waitFor();
+    // Open for typing: a radiologist is assigned and the report is not submitted yet.
+    for (const row of await typing.getByRole('listitem').allTextContents()) {
+      expect(row).toMatch(/Assigned|Drafted/);
+    }
+    expect(await typist.getByRole('heading', { level: 2, name: /^Submitted for review/ }).count()).toBe(1);
+    expect(await typist.getByRole('figure', { name: 'Waiting per status' }).count()).toBe(0);
+    expect(await typist.getByRole('list', { name: 'My queue', exact: true }).count()).toBe(0);
+
+    const referrer = await session.signedIn('referrer@demo.test');
+    const finals = list(referrer, 'Recent final reports');
+    await finals.getByRole('listitem').first().waitFor();
+    expect(Number(await totalOf(referrer, 'Recent final reports'))).toBeGreaterThan(0);
+    expect(await referrer.getByRole('figure', { name: 'Waiting per status' }).count()).toBe(0);
+    expect(await referrer.getByRole('list', { name: 'Waiting for typing', exact: true }).count()).toBe(0);
+  });
+
   it('an admin sets a turnaround target with the server checking it; the worklist shows the clock against it', async () => {
     const page = await session.signedIn(ADMIN);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Organisation' }).click();
