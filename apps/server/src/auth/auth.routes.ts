@@ -48,10 +48,10 @@ export const authRoutes =
     const ctx = identity.context;
     const secureCookie = ctx.publicUrl.startsWith('https:');
     await app.register(cookie);
-    const redis = options.redisUrl ? await rateLimitRedis(options.redisUrl) : null;
-    if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+    const redis = options.redisUrl ? await rateLimitRedis(options.redisUrl, app.log) : null;
+    if (redis) app.addHook('onClose', async () => redis.close());
     await app.register(rateLimit, {
-      ...(redis ? { redis, nameSpace: AUTH_RATE_LIMIT_PREFIX, skipOnError: true } : {}),
+      ...(redis ? { redis: redis.client, nameSpace: AUTH_RATE_LIMIT_PREFIX, skipOnError: true } : {}),
       global: true,
       max: ctx.config.rateLimitPerMinute,
       timeWindow: 60_000,
