@@ -58,13 +58,24 @@ export function createMetrics(sources: TMetricSources) {
     }
   };
 
-  const metrics = {
-    registry,
-    /** The exposition text of every metric, read now. */
-    scrape(): Promise<string> {
+  // Scrapes that arrive while one is collecting share its answer: a flood of them (the tokenless
+  // METRICS_PORT) costs one set of database reads, never a pool's worth of connections.
+  let collecting: Promise<string> | null = null;
+  const collect = async () => {
+    try {
+      return await registry.metrics();
+    } finally {
       jobsRead = null;
       pacsRead = null;
-      return registry.metrics();
+      collecting = null;
+    }
+  };
+
+  const metrics = {
+    registry,
+    /** The exposition text of every metric, read now (or by the scrape already under way). */
+    scrape(): Promise<string> {
+      return (collecting ??= collect());
     },
     contentType: registry.contentType,
     httpRequests: new Counter({
