@@ -12,8 +12,9 @@ export type TFileVariables = {
 /**
  * Secrets as files (Docker and Kubernetes secrets): for every variable X the server reads, `X_FILE`
  * names a file whose contents, without trailing line breaks, are X's value. Setting both X and
- * X_FILE is refused, as is a file that cannot be read or is empty (an empty secret would silently
- * fall back to a default). Empty variables count as unset, as everywhere else in the configuration.
+ * X_FILE is refused, as is a file that cannot be read or is empty or blank (an empty secret would
+ * silently fall back to a default). Empty variables count as unset, as everywhere else in the
+ * configuration.
  */
 export function readFileVariables(env: NodeJS.ProcessEnv, names: readonly string[]): TFileVariables {
   const fileVariables = new Set(names.map((name) => `${name}_FILE`));
@@ -42,8 +43,9 @@ export function readFileVariables(env: NodeJS.ProcessEnv, names: readonly string
       issues.push(`${fileVariable}: cannot read ${file} (${code})`);
       continue;
     }
-    if (value === '') {
-      issues.push(`${fileVariable}: ${file} is empty`);
+    if (value.trim() === '') {
+      // A blank secret (a file saved with only spaces or tabs) would otherwise be used as it is.
+      issues.push(`${fileVariable}: ${file} is ${value === '' ? 'empty' : 'blank (only whitespace)'}`);
       continue;
     }
     present[name] = value;

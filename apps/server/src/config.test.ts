@@ -173,6 +173,13 @@ describe('loadConfig: secrets as files (X_FILE)', () => {
     );
   });
 
+  it('refuses a file holding only spaces, tabs and line breaks', () => {
+    const error = configError({ RIS_DEMO_PASSWORD_FILE: secretFile('blank', ' \t \n') });
+    expect(error.issues).toEqual([
+      `RIS_DEMO_PASSWORD_FILE: ${path.join(dir, 'blank')} is blank (only whitespace)`,
+    ]);
+  });
+
   it('names the file a bad value came from, without printing the value', () => {
     const error = configError({ AUTH_TOKEN_SECRET_FILE: secretFile('short', 'short-secret-value\n') });
     expect(error.issues).toEqual([
