@@ -159,6 +159,28 @@ const app = path.join(work, 'app');
 const database = `ris_production_check_${process.pid}_${randomBytes(3).toString('hex')}`;
 let databaseCreated = false;
 let server = null;
+let cleaned = null;
+/** Stops the server, drops the database and removes the folder, once (the end, or a signal). */
+function cleanUp() {
+  cleaned ??= (async () => {
+    if (server) await stopServer(server);
+    if (databaseCreated)
+      await withAdmin((client) => client.query(`DROP DATABASE "${database}" WITH (FORCE)`));
+    rmSync(work, { recursive: true, force: true });
+  })();
+  return cleaned;
+}
+// Interrupted (Ctrl-C, CI's time-out): nothing left behind either, the ~470 MB folder in memory
+// (/dev/shm) and a running server above all.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+]) {
+  process.once(signal, () => {
+    process.stderr.write(`[production-install] ${signal}: cleaning up\n`);
+    cleanUp().finally(() => process.exit(code));
+  });
+}
 try {
   const stagedAt = performance.now();
   execFileSync(process.execPath, [path.join(root, 'scripts', 'stage-production.mjs'), app], {
@@ -229,7 +251,5 @@ try {
   if (server) process.stderr.write(`--- server output ---\n${server.output}\n`);
   process.exitCode = 1;
 } finally {
-  if (server) await stopServer(server);
-  if (databaseCreated) await withAdmin((client) => client.query(`DROP DATABASE "${database}" WITH (FORCE)`));
-  rmSync(work, { recursive: true, force: true });
+  await cleanUp();
 }
