@@ -8,8 +8,10 @@ import { spawn } from 'node:child_process';
  */
 export function libpqConnection(databaseUrl: string): { dbname: string; env: NodeJS.ProcessEnv } {
   const url = new URL(databaseUrl);
-  const password = decodeURIComponent(url.password);
+  // libpq (and node-postgres) also take the password as a query parameter.
+  const password = decodeURIComponent(url.password) || url.searchParams.get('password') || '';
   url.password = '';
+  url.searchParams.delete('password');
   // A PGPASSWORD or other PG* variable from the caller's shell must not override the URL's.
   const env: NodeJS.ProcessEnv = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('PG')),
