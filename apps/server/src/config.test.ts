@@ -115,6 +115,21 @@ describe('loadConfig', () => {
   });
 });
 
+describe('loadConfig: TRUST_PROXY', () => {
+  it('takes a boolean or the proxies addresses and ranges, and names the variable otherwise', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,fd00::/8' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.5',
+      'fd00::/8',
+    ]);
+    for (const bad of ['proxy.internal', '10.0.0.0/33', '10.0.0.1,', 'maybe']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY: must be true, false, or proxy IP/);
+    }
+  });
+});
+
 describe('loadConfig: secrets as files (X_FILE)', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ris-config-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -17,6 +18,36 @@ const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 const booleanString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/**
+ * TRUST_PROXY: a boolean, or the proxies' addresses (IPs or CIDR ranges, comma-separated). `true`
+ * takes the client's address from the leftmost X-Forwarded-For entry, which a client can write when
+ * the proxy appends to the header instead of replacing it (nginx's $proxy_add_x_forwarded_for); with
+ * addresses, the rightmost entry not from a listed proxy is the client's.
+ */
+const trustProxy = z.string().transform((value, context): boolean | string[] => {
+  const flag = booleanString.safeParse(value);
+  if (flag.success) return flag.data;
+  const entries = value.split(',').map((entry) => entry.trim());
+  const bad = entries.find((entry) => {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    return (
+      family === 0 ||
+      rest.length > 0 ||
+      (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))
+    );
+  });
+  if (bad !== undefined) {
+    context.addIssue({
+      code: 'custom',
+      message: 'must be true, false, or proxy IP addresses or CIDR ranges (comma-separated)',
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
 
 const postgresUrl = z
   .string()
@@ -83,7 +114,7 @@ export const ZConfigEnv = z.object({
     .int()
     .min(1024)
     .default(1024 * 1024),
-  TRUST_PROXY: booleanString.default(false),
+  TRUST_PROXY: trustProxy.default(false),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   RIS_SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
   RIS_DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('demo-radiology'),
@@ -183,7 +214,8 @@ export type TConfig = {
   s3: TS3Config | null;
   webDistDir: string;
   bodyLimitBytes: number;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: true (every hop), false, or the proxies' addresses and ranges. */
+  trustProxy: boolean | string[];
   shutdownTimeoutMs: number;
   seedDemo: 'auto' | 'true' | 'false';
   demoPassword: string;
