@@ -1,10 +1,10 @@
-import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DICTATION_MAX_STREAM_SECONDS } from '@ris/domain';
 import { readFileVariables } from './config-files.ts';
-import type { TS3Config } from './files/s3-settings.ts';
+import { booleanString, hostList, httpUrl, postgresUrl, trustProxy } from './config-values.ts';
+import { s3ConfigOf, s3Issues, type TS3Config } from './files/s3-settings.ts';
 import {
   DEFAULT_RENDER_SETTINGS,
   defaultRenderThreads,
@@ -14,63 +14,6 @@ import {
 /** Directory the repository's npm command was started from, so relative paths mean what the user typed. */
 const invocationDir = process.env.INIT_CWD ?? process.cwd();
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-const booleanString = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
-
-/**
- * TRUST_PROXY: a boolean, or the proxies' addresses (IPs or CIDR ranges, comma-separated). `true`
- * takes the client's address from the leftmost X-Forwarded-For entry, which a client can write when
- * the proxy appends to the header instead of replacing it (nginx's $proxy_add_x_forwarded_for); with
- * addresses, the rightmost entry not from a listed proxy is the client's.
- */
-const trustProxy = z.string().transform((value, context): boolean | string[] => {
-  const flag = booleanString.safeParse(value);
-  if (flag.success) return flag.data;
-  const entries = value.split(',').map((entry) => entry.trim());
-  const bad = entries.find((entry) => {
-    const [address = '', bits, ...rest] = entry.split('/');
-    const family = isIP(address);
-    const maxBits = family === 6 ? 128 : 32;
-    return (
-      family === 0 ||
-      rest.length > 0 ||
-      (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))
-    );
-  });
-  if (bad !== undefined) {
-    context.addIssue({
-      code: 'custom',
-      message: 'must be true, false, or proxy IP addresses or CIDR ranges (comma-separated)',
-    });
-    return z.NEVER;
-  }
-  return entries;
-});
-
-const postgresUrl = z
-  .string()
-  .url()
-  .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must be a postgres:// or postgresql:// URL');
-
-const httpUrl = z
-  .string()
-  .url()
-  .refine((value) => /^https?:\/\//.test(value), 'must be an http:// or https:// URL');
-
-/** A comma-separated list of host names ("pacs.example,*.hospital.example"); unset: null (any host). */
-const hostList = z
-  .string()
-  .optional()
-  .transform((value) =>
-    value
-      ? value
-          .split(',')
-          .map((host) => host.trim().toLowerCase())
-          .filter((host) => host !== '')
-      : null,
-  );
 
 /**
  * Every environment variable the server reads, validated once at start-up. Documented in
@@ -453,47 +396,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       memoryMb: e.RENDER_MEMORY_MB,
       maxQueue: e.RENDER_QUEUE_MAX,
     },
-  };
-}
-
-type TParsedEnv = z.infer<typeof ZConfigEnv>;
-
-/** S3_* settings that only make sense together (never echoing a value: one of them is a secret). */
-function s3Issues(e: TParsedEnv, env: NodeJS.ProcessEnv): string[] {
-  const issues: string[] = [];
-  if (e.S3_BUCKET === undefined) {
-    const stray = (
-      ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX'] as const
-    ).filter((name) => e[name] !== undefined);
-    if (stray.length > 0) issues.push(`S3_BUCKET: required when ${stray.join(', ')} is set`);
-    return issues;
-  }
-  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
-    issues.push(
-      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both, or neither to use the ambient AWS credentials',
-    );
-  }
-  if (!e.S3_ENDPOINT && !e.S3_REGION && !env.AWS_REGION && !env.AWS_DEFAULT_REGION) {
-    issues.push('S3_REGION: required for AWS S3 (or set S3_ENDPOINT for another S3-compatible store)');
-  }
-  return issues;
-}
-
-function s3ConfigOf(e: TParsedEnv): TS3Config | null {
-  if (!e.S3_BUCKET) return null;
-  const prefix = e.S3_PREFIX ? e.S3_PREFIX.replace(/\/?$/, '/') : '';
-  return {
-    bucket: e.S3_BUCKET,
-    endpoint: e.S3_ENDPOINT?.replace(/\/+$/, '') ?? null,
-    // Stores other than AWS take any region name; us-east-1 is the one they all default to.
-    region: e.S3_REGION ?? (e.S3_ENDPOINT ? 'us-east-1' : null),
-    credentials:
-      e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
-        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
-        : null,
-    // MinIO and most self-hosted stores answer on one host name: path-style unless told otherwise.
-    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
-    prefix,
   };
 }
 
