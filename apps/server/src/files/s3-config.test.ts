@@ -1,17 +1,8 @@
 // The S3_* settings: what turns the S3 store on, the defaults for self-hosted stores, and the
 // messages that name the variable (never its value: S3_SECRET_ACCESS_KEY is a secret).
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../config.ts';
-
-function issuesOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.issues;
-    throw error;
-  }
-  return [];
-}
+import { loadConfig } from '../config.ts';
+import { configIssues } from '../test/config-issues.ts';
 
 describe('S3_* settings', () => {
   it('keep files on the local disk without S3_BUCKET', () => {
@@ -51,7 +42,7 @@ describe('S3_* settings', () => {
 
   it('refuse incomplete or malformed settings, naming the variable and never echoing the secret', () => {
     const secret = 'SECRET-VALUE-123';
-    const issues = issuesOf({
+    const issues = configIssues({
       S3_BUCKET: 'ris-files',
       S3_ENDPOINT: 'http://s3.local',
       S3_SECRET_ACCESS_KEY: secret,
@@ -59,13 +50,13 @@ describe('S3_* settings', () => {
     expect(issues).toEqual([
       'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both, or neither to use the ambient AWS credentials',
     ]);
-    expect(issuesOf({ S3_BUCKET: 'ris-files' })).toEqual([
+    expect(configIssues({ S3_BUCKET: 'ris-files' })).toEqual([
       'S3_REGION: required for AWS S3 (or set S3_ENDPOINT for another S3-compatible store)',
     ]);
-    expect(issuesOf({ S3_ENDPOINT: 'http://s3.local', S3_PREFIX: 'ris' })).toEqual([
+    expect(configIssues({ S3_ENDPOINT: 'http://s3.local', S3_PREFIX: 'ris' })).toEqual([
       'S3_BUCKET: required when S3_ENDPOINT, S3_PREFIX is set',
     ]);
-    const malformed = issuesOf({
+    const malformed = configIssues({
       S3_BUCKET: 'Not a bucket!',
       S3_ENDPOINT: 'ftp://s3.local',
       S3_PREFIX: '../escape',
@@ -85,7 +76,7 @@ describe('S3_* settings', () => {
   it('refuse prefixes that start with a slash or hold a dot folder', () => {
     for (const prefix of ['/ris', 'ris/../x', 'ris//x', '.hidden']) {
       expect(
-        issuesOf({ S3_BUCKET: 'b-1', S3_ENDPOINT: 'http://s3.local', S3_PREFIX: prefix }),
+        configIssues({ S3_BUCKET: 'b-1', S3_ENDPOINT: 'http://s3.local', S3_PREFIX: prefix }),
         prefix,
       ).toEqual([expect.stringMatching(/^S3_PREFIX: /)]);
     }

@@ -1,7 +1,8 @@
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../config.ts';
+import { loadConfig } from '../../config.ts';
+import { configIssues } from '../../test/config-issues.ts';
 import * as t from '../../db/schema/index.ts';
 import { enqueueJob } from '../../jobs/jobs.ts';
 import { tokenFor } from '../../test/auth-helpers.ts';
@@ -201,22 +202,14 @@ describe('METRICS_PORT', () => {
 });
 
 describe('METRICS_* settings', () => {
-  const issuesOf = (env: Record<string, string>) => {
-    try {
-      loadConfig(env);
-    } catch (error) {
-      if (error instanceof ConfigError) return error.issues;
-      throw error;
-    }
-    return [];
-  };
-
   it('refuses a short or spaced token and a metrics port equal to PORT, naming the variable', () => {
-    expect(issuesOf({ METRICS_TOKEN: 'short' })).toEqual([expect.stringMatching(/^METRICS_TOKEN: /)]);
-    expect(issuesOf({ METRICS_TOKEN: 'has a space in the middle' })).toEqual([
+    expect(configIssues({ METRICS_TOKEN: 'short' })).toEqual([expect.stringMatching(/^METRICS_TOKEN: /)]);
+    expect(configIssues({ METRICS_TOKEN: 'has a space in the middle' })).toEqual([
       expect.stringMatching(/^METRICS_TOKEN: /),
     ]);
-    expect(issuesOf({ PORT: '9464', METRICS_PORT: '9464' })).toEqual(['METRICS_PORT: must differ from PORT']);
+    expect(configIssues({ PORT: '9464', METRICS_PORT: '9464' })).toEqual([
+      'METRICS_PORT: must differ from PORT',
+    ]);
     expect(loadConfig({}).metrics).toEqual({ token: null, port: null });
   });
 });
