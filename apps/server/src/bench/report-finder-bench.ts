@@ -2,7 +2,8 @@
 // creates the database ris_bench_reports (BENCH_DB_NAME), loads the worklist benchmark's studies (100
 // facilities over 90 days) with one report each, 1,000,000 by default (BENCH_REPORTS), and measures
 // GET /report/search in-process (app.inject, sequential: server-side latency, BENCH_ITERATIONS each)
-// for two-word queries within the last month and over all time, with their exact totals; the search
+// for two-word queries within the last month and over all time, with their exact totals, and the
+// home summary (GET /home/summary) of an admin and a radiologist on the same data; the search
 // index's size per million reports; and the write cost the vector and its index add to a report save.
 // Drops the database after (BENCH_KEEP_DB=1 keeps it; BENCH_REUSE_DB=1 measures a kept one again).
 // Run: node apps/server/dist/bench/report-finder-bench.js  (after npm run build). Prints tables.
@@ -170,21 +171,36 @@ try {
       query: `q=%22pleural+effusion%22&${month}`,
     },
   ];
-  const results: { name: string; total: number; p50: number; p99: number }[] = [];
-  for (const mix of mixes) {
-    const url = `/api/v1/report/search?${mix.query}`;
-    const headers = { authorization: `Bearer ${mix.token}` };
-    let total = 0;
+  /** Sequential server-side times of one GET (after 5 warm-up requests) and its last JSON answer. */
+  const timeRequests = async (url: string, token: string) => {
+    const headers = { authorization: `Bearer ${token}` };
     for (let warm = 0; warm < 5; warm += 1) await app.inject({ method: 'GET', url, headers });
     const times: number[] = [];
+    let body: unknown = null;
     for (let i = 0; i < ITERATIONS; i += 1) {
       const started = performance.now();
       const response = await app.inject({ method: 'GET', url, headers });
       times.push(performance.now() - started);
       if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
-      total = (response.json() as TReportSearchResponse).total;
+      body = response.json();
     }
-    results.push({ name: mix.name, total, p50: percentile(times, 50), p99: percentile(times, 99) });
+    return { p50: percentile(times, 50), p99: percentile(times, 99), body };
+  };
+  const results: { name: string; total: number; p50: number; p99: number }[] = [];
+  for (const mix of mixes) {
+    const timed = await timeRequests(`/api/v1/report/search?${mix.query}`, mix.token);
+    const total = (timed.body as TReportSearchResponse).total;
+    results.push({ name: mix.name, total, p50: timed.p50, p99: timed.p99 });
+  }
+  // The home dashboard (issue 16) on the same million studies and reports: the admin's sections
+  // (waiting, unassigned, workload, turnaround today and 7 days, breaches) and a radiologist's.
+  const homes: { name: string; p50: number; p99: number }[] = [];
+  for (const [name, token] of [
+    ['admin (organisation: waiting, unassigned, workload, turnaround, breaches)', adminToken],
+    ['radiologist (5 facilities: queue, drafts, returned, finals today, median week)', radiologistToken],
+  ] as const) {
+    const timed = await timeRequests('/api/v1/home/summary', token);
+    homes.push({ name, p50: timed.p50, p99: timed.p99 });
   }
   await app.close();
   const writes = await writeCost(db);
@@ -197,6 +213,9 @@ try {
   for (const row of results) {
     out.write(`| ${row.name} | ${row.total.toLocaleString('en')} | ${ms(row.p50)} | ${ms(row.p99)} |\n`);
   }
+  out.write(`\nHome summary (GET /home/summary), same database, ${ITERATIONS} requests each (ms):\n\n`);
+  out.write(`| caller | p50 | p99 |\n|---|---:|---:|\n`);
+  for (const row of homes) out.write(`| ${row.name} | ${ms(row.p50)} | ${ms(row.p99)} |\n`);
   out.write(
     `\nSizes (per million reports): GIN index reports_search_vector_idx ${perMillion(counts.index_bytes)}`,
   );
