@@ -151,6 +151,43 @@ async function exerciseApp(baseUrl, tokenSecret, password) {
     fail('GET /api/v1/user: no demo radiologist');
 }
 
+/**
+ * The README's first step of a real group in a container: the organisation:create CLI of the image,
+ * whose one-time link lets the new administrator choose a password and sign in.
+ */
+async function createOrganisation(cwd, env, baseUrl) {
+  const email = `lead-${randomBytes(3).toString('hex')}@check.example`;
+  const output = execFileSync(
+    process.execPath,
+    [
+      'apps/server/dist/ops/setup/create-organisation-cli.js',
+      ...['--organisation', 'Check Imaging', '--email', email, '--first-name', 'Asha', '--last-name', 'Rao'],
+    ],
+    { cwd, env: { ...env, LOG_LEVEL: 'warn' }, encoding: 'utf8' },
+  );
+  const token = /forgot-password\?token=([A-Za-z0-9_-]+)/.exec(output)?.[1];
+  if (!token) fail(`organisation:create printed no link: ${output}`);
+  const password = randomBytes(12).toString('base64url');
+  await expectStatus(
+    await fetch(`${baseUrl}/api/v1/auth/password-reset/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, password }),
+    }),
+    200,
+    "POST /api/v1/auth/password-reset/confirm (the new administrator's link)",
+  );
+  await expectStatus(
+    await fetch(`${baseUrl}/api/v1/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    }),
+    200,
+    'POST /api/v1/auth/sign-in (the new administrator)',
+  );
+}
+
 // In memory where the machine has a tmpfs: writing and deleting the install's ~35,000 files on this
 // CI machine's ext4 (mounted with `discard`) took 90 s more than the whole check takes in /dev/shm.
 const scratch = existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
@@ -234,6 +271,7 @@ try {
   startedAt = performance.now();
   server = startServer(app, env);
   const restartMs = await waitReady(server, baseUrl, startedAt);
+  await createOrganisation(app, env, baseUrl);
   exit = await stopServer(server);
   if (exit.code !== 0) fail(`SIGTERM: the server exited with ${JSON.stringify(exit)}`);
   server = null;
@@ -243,7 +281,9 @@ try {
     `cold start to ready (empty database: migrations, demo seed): ${coldMs} ms ` +
       `(phases ended at, ms since process start: ${JSON.stringify(coldPhases)}); restart: ${restartMs} ms`,
   );
-  log('sign-in page, sign-in (token signed with the secret file), GET /api/v1/user, SIGTERM exit 0: OK');
+  log(
+    "sign-in page, sign-in (token signed with the secret file), GET /api/v1/user, organisation:create and its administrator's first sign-in, SIGTERM exit 0: OK",
+  );
 } catch (error) {
   process.stderr.write(
     `[production-install] FAILED: ${error instanceof Error ? error.message : String(error)}\n`,
