@@ -3,12 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TDatabase } from '../db/client.ts';
 import { jobs } from '../db/schema/index.ts';
 import { createTestDatabase } from '../test/test-database.ts';
-import {
-  JobRunner,
-  type TJobOutcomeListener,
-  type TJobRunnerLogger,
-  type TJobRunnerOptions,
-} from './job-runner.ts';
+import { JobRunner } from './job-runner.ts';
+import type { TJobOutcomeListener, TJobRunnerLogger, TJobRunnerOptions } from './job-runner-types.ts';
 import { enqueueJob, PermanentJobError, retryDelayMs, type TJobHandlers, type TJobOutcome } from './jobs.ts';
 
 let database: TDatabase;

@@ -12,38 +12,10 @@ import {
   PermanentJobError,
   retryDelayMs,
   type TJob,
-  type TJobHandlers,
   type TJobOutcome,
   type TJobPayload,
 } from './jobs.ts';
-
-export type TJobRunnerLogger = {
-  debug(object: object, message: string): void;
-  info(object: object, message: string): void;
-  warn(object: object, message: string): void;
-  error(object: object, message: string): void;
-  /** A logger whose every line carries these fields (a job's lines carry its jobId and queue). */
-  child(bindings: Record<string, unknown>): TJobRunnerLogger;
-};
-
-/** Hears the outcome of every attempt this runner made or took back (metrics); must not throw. */
-export type TJobOutcomeListener = (job: Pick<TJob, 'id' | 'queue' | 'attempt'>, outcome: TJobOutcome) => void;
-
-export type TJobRunnerOptions = {
-  handlers: TJobHandlers;
-  /** Jobs run at once by this runner. */
-  concurrency: number;
-  /** Checks for due jobs this often even without a NOTIFY (retries, missed notifications). */
-  pollIntervalMs: number;
-  retryBaseMs: number;
-  retryMaxMs: number;
-  /** A running job locked longer than this is taken to be abandoned (its worker died). */
-  leaseMs: number;
-  /** How long stop() waits for running handlers before giving up on them (they are aborted). */
-  stopTimeoutMs: number;
-  /** Identifies this worker in jobs.locked_by. Default: host:pid:random. */
-  workerId?: string;
-};
+import type { TJobOutcomeListener, TJobRunnerLogger, TJobRunnerOptions } from './job-runner-types.ts';
 
 type TClaimedRow = {
   id: string;
@@ -225,14 +197,7 @@ export class JobRunner {
 
   async #execute(row: TClaimedRow): Promise<void> {
     const handler = this.#options.handlers[row.queue];
-    const job: TJob = {
-      id: row.id,
-      queue: row.queue,
-      payload: row.payload,
-      attempt: row.attempts,
-      maxAttempts: row.max_attempts,
-      progress: row.result ?? {},
-    };
+    const job = jobOf(row);
     let outcome: TJobOutcome;
     const log = this.#log.child({ jobId: job.id, queue: job.queue });
     const startedAt = performance.now();
@@ -401,15 +366,7 @@ export class JobRunner {
         );
         const handler = row ? this.#options.handlers[row.queue] : undefined;
         if (!row || !handler?.settle) return;
-        const job: TJob = {
-          id: row.id,
-          queue: row.queue,
-          payload: row.payload,
-          attempt: row.attempts,
-          maxAttempts: row.max_attempts,
-          progress: row.result ?? {},
-        };
-        await handler.settle(tx, job, { kind: 'failed', error: row.last_error, willRetry: false });
+        await handler.settle(tx, jobOf(row), { kind: 'failed', error: row.last_error, willRetry: false });
       });
     }
   }
@@ -421,4 +378,16 @@ const ABANDONED = 'the worker running this job stopped answering (lease expired)
 /** The condition that this worker still holds the job (it was not taken back meanwhile). */
 function heldBy(jobId: string, workerId: string) {
   return sql`id = ${jobId} and status = 'running' and locked_by = ${workerId}`;
+}
+
+/** The job a claimed (or taken back) row describes, as handlers see it. */
+function jobOf(row: TClaimedRow): TJob {
+  return {
+    id: row.id,
+    queue: row.queue,
+    payload: row.payload,
+    attempt: row.attempts,
+    maxAttempts: row.max_attempts,
+    progress: row.result ?? {},
+  };
 }
