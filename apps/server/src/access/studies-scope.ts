@@ -27,9 +27,18 @@ export function visibleStudies(scope: TScope): SQL {
       where "referring_physicians"."id" = "studies"."referring_physician_id"
       and "referring_physicians"."user_id" = ${scope.principal.userId}::uuid)`;
   }
-  if (scope.allFacilities) return sameOrganisation;
-  const facilityIds = scope.facilityIds.length > 0 ? scope.facilityIds : [NO_FACILITY];
-  return sql`${sameOrganisation} and ${oneOf('"studies"."facility_id"', facilityIds, 'uuid')}`;
+  const facilities = facilityScopeOn('"studies"."facility_id"', scope);
+  return facilities ? sql`${sameOrganisation} and ${facilities}` : sameOrganisation;
+}
+
+/**
+ * The caller's facilities as a condition on a column holding a study's facility (studies.facility_id,
+ * or the reports' copy of it), null for organisation-wide callers. Not a referring physician's
+ * visibility, which is by referral (visibleStudies).
+ */
+export function facilityScopeOn(column: string, scope: TScope): SQL | null {
+  if (scope.allFacilities) return null;
+  return oneOf(column, scope.facilityIds.length > 0 ? scope.facilityIds : [NO_FACILITY], 'uuid');
 }
 
 /** Whether the caller may see the study with this id (deleted or not: see deletedStudyHidden). */

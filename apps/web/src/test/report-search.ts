@@ -38,7 +38,7 @@ export function buildHit(n: number, patch: Partial<TReportSearchHit> = {}): TRep
 /** One page of hits as GET /report/search answers it. */
 export function hitPage(
   items: TReportSearchHit[],
-  page: { total?: number; limit?: number; offset?: number } = {},
+  page: { total?: number; limit?: number; offset?: number; capped?: boolean } = {},
 ): TReportSearchResponse {
   const total = page.total ?? items.length;
   const limit = page.limit ?? 20;
@@ -46,6 +46,7 @@ export function hitPage(
   return {
     items,
     total,
+    total_capped: page.capped ?? false,
     limit,
     offset,
     next_offset: offset + items.length < total ? offset + limit : null,

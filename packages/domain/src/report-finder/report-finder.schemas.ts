@@ -19,6 +19,13 @@ export const ZReportFinderSort = z.enum(REPORT_FINDER_SORTS);
 export const REPORT_QUERY_MAX_LENGTH = 500;
 
 /**
+ * The report finder counts matches exactly up to this many (and always past the page asked for);
+ * beyond it the total says "at least" (total_capped), as counting every report a common word
+ * matches in a million would cost more than finding the page.
+ */
+export const REPORT_FINDER_COUNT_CAP = 1000;
+
+/**
  * GET /report/search. Dates, facilities, modalities, priority tags and `search` mean what they mean
  * on the worklist (the date range applies to the study's created_at, in time_zone).
  */
@@ -92,5 +99,12 @@ export const ZReportSearchHit = z.object({
 });
 export type TReportSearchHit = z.infer<typeof ZReportSearchHit>;
 
-export const ZReportSearchResponse = paginatedSchema(ZReportSearchHit);
+export const ZReportSearchResponse = paginatedSchema(ZReportSearchHit).extend({
+  /**
+   * true: more reports match than were counted, and `total` is a lower bound (REPORT_FINDER_COUNT_CAP,
+   * or more when the page asked for lies past it); sorted by relevance, the newest `total` matches
+   * are ranked. false: `total` is exact.
+   */
+  total_capped: z.boolean(),
+});
 export type TReportSearchResponse = z.infer<typeof ZReportSearchResponse>;

@@ -1,8 +1,8 @@
 // Reports: one report document per study, its saved versions and addenda, images and signatures.
 import { sql } from 'drizzle-orm';
-import { char, index, integer, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { boolean, char, index, integer, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { bytea, createdAt, primaryId, timestamps, timestamptz, tsvector } from './columns.ts';
-import { reportStatusEnum, reportVersionKindEnum } from './enums.ts';
+import { priorityTagEnum, reportStatusEnum, reportVersionKindEnum } from './enums.ts';
 import { storedFiles } from './files.ts';
 import { organisations } from './organisations.ts';
 import { studies } from './studies.ts';
@@ -29,6 +29,21 @@ export const reports = pgTable(
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'restrict' }),
+    /**
+     * Copies of the study's arrival time, facility, priority tag and deletion, kept by triggers
+     * (migration 0025: set on insert, updated when the study's change), so the report finder walks
+     * an organisation's or a facility's reports newest first and the home's turnaround reads the
+     * finals of a period without joining every study. Never written by the application: an insert
+     * leaves them to the database (`default`), whose trigger copies them from the study.
+     */
+    studyCreatedAt: timestamptz('study_created_at')
+      .notNull()
+      .$defaultFn(() => sql`default`),
+    facilityId: uuid('facility_id')
+      .notNull()
+      .$defaultFn(() => sql`default`),
+    priorityTag: priorityTagEnum('priority_tag'),
+    studyDeleted: boolean('study_deleted').notNull().default(false),
     status: reportStatusEnum('status').notNull().default('CREATED'),
     /** Latest version number; report_versions holds each saved one. */
     version: integer('version').notNull().default(1),
@@ -60,9 +75,13 @@ export const reports = pgTable(
     index('reports_search_vector_idx').using('gin', t.searchVector).with({ fastupdate: false }),
     index('reports_organisation_updated_idx').on(t.organisationId, t.updatedAt),
     index('reports_organisation_status_updated_idx').on(t.organisationId, t.status, t.updatedAt),
-    // Home turnaround (features/home): finals of an organisation, or of one radiologist, in a period.
+    // Report finder: an organisation's or a facility's reports by study arrival, newest first.
+    index('reports_organisation_arrival_idx').on(t.organisationId, t.studyCreatedAt, t.id),
+    index('reports_facility_arrival_idx').on(t.facilityId, t.studyCreatedAt, t.id),
+    // Home turnaround (features/home): finals of an organisation in a period, with what the
+    // turnaround reads (arrival, priority, facility, deletion), or of one radiologist.
     index('reports_organisation_finalized_idx')
-      .on(t.organisationId, t.finalizedAt, t.studyId)
+      .on(t.organisationId, t.finalizedAt, t.studyCreatedAt, t.priorityTag, t.facilityId, t.studyDeleted, t.status, t.studyId)
       .where(sql`${t.finalizedAt} is not null`),
     index('reports_finalized_by_idx')
       .on(t.finalizedBy, t.finalizedAt, t.studyId)

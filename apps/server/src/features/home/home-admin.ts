@@ -1,6 +1,7 @@
 // The home sections of an ADMIN (every facility of the organisation) and a FACILITY_ADMIN (their
 // facility): counts over the open studies (the partial index studies_open_organisation_created_idx),
-// turnaround over the finals of the last 7 days (reports_organisation_finalized_idx), breaches.
+// turnaround over the finals of the last 7 days (reports_organisation_finalized_idx, which holds the
+// reports' copies of their study's arrival, priority and facility: no study is joined), breaches.
 import {
   HOME_LIST_LIMIT,
   turnaroundTargetMinutes,
@@ -13,7 +14,7 @@ import {
   type TPriorityTag,
 } from '@ris/domain';
 import { sql } from 'drizzle-orm';
-import { visibleStudies } from '../../access/studies-scope.ts';
+import { facilityScopeOn, visibleStudies } from '../../access/studies-scope.ts';
 import { oneOf } from '../../db/one-of.ts';
 import { queryRows } from '../../db/rows.ts';
 import { presentStudy, readList, STUDY_COLUMNS, STUDY_JOINS, type TStudyRow } from './home-items.ts';
@@ -58,6 +59,18 @@ export async function unassignedByPriority(context: THomeContext): Promise<THome
   return rows.map((row) => ({ priority_tag: row.priority_tag, count: Number(row.count) }));
 }
 
+/**
+ * Finals (reports with finalized_at: a FINAL study, which is never deleted or reopened) in the
+ * caller's scope, from the reports' copies of their study's facility.
+ */
+function finalsInScope(context: THomeContext, from: Date) {
+  const { scope } = context;
+  const facilities = facilityScopeOn('r.facility_id', scope);
+  return sql`r.organisation_id = ${scope.organisationId}::uuid and r.finalized_at is not null
+    and r.finalized_at >= ${at(from)} and r.finalized_at <= ${at(context.now)}
+    ${facilities ? sql`and ${facilities}` : sql``}`;
+}
+
 /** Per radiologist: ASSIGNED, DRAFTED + IN_REVIEW, and finals since today's midnight, in scope. */
 export async function workload(context: THomeContext): Promise<THomeWorkload[]> {
   const rows = await queryRows<{
@@ -75,11 +88,8 @@ export async function workload(context: THomeContext): Promise<THomeWorkload[]> 
         from studies where ${openStudies(context)} and "studies"."last_assigned_user_id" is not null
         group by 1),
       finals as (
-        select r.finalized_by as user_id, count(*) as finals_today
-        from reports r join studies on "studies"."id" = r.study_id
-        where r.organisation_id = ${context.scope.organisationId}::uuid and r.finalized_at is not null
-          and r.finalized_at >= ${at(context.todayStart)} and r.finalized_at <= ${at(context.now)}
-          and r.finalized_by is not null and "studies"."status" = 'FINAL' and ${visibleStudies(context.scope)}
+        select r.finalized_by as user_id, count(*) as finals_today from reports r
+        where ${finalsInScope(context, context.todayStart)} and r.finalized_by is not null
         group by 1)
       select u.id as user_id, u.display_name, coalesce(o.assigned, 0) as assigned,
         coalesce(o.in_progress, 0) as in_progress, coalesce(fi.finals_today, 0) as finals_today
@@ -114,13 +124,9 @@ export async function turnaround(context: THomeContext): Promise<THomeTurnaround
   const rows = await queryRows<TTurnaroundSqlRow>(
     context.db,
     sql`with finals as (
-        select "studies"."priority_tag",
-          extract(epoch from r.finalized_at - "studies"."created_at") / 60 as minutes,
+        select r.priority_tag, extract(epoch from r.finalized_at - r.study_created_at) / 60 as minutes,
           r.finalized_at >= ${at(context.todayStart)} as today
-        from reports r join studies on "studies"."id" = r.study_id
-        where r.organisation_id = ${context.scope.organisationId}::uuid and r.finalized_at is not null
-          and r.finalized_at >= ${at(weekStart)} and r.finalized_at <= ${at(context.now)}
-          and "studies"."status" = 'FINAL' and ${visibleStudies(context.scope)})
+        from reports r where ${finalsInScope(context, weekStart)})
       select 'last_7_days' as period, priority_tag, count(*) as count,
         percentile_cont(0.5) within group (order by minutes) as median,
         percentile_cont(0.9) within group (order by minutes) as p90

@@ -9,7 +9,7 @@ import {
   type TStudyStatus,
 } from '@ris/domain';
 import type { TReportFinderCriteria } from './report-finder-criteria.ts';
-import type { TReportFinderRow } from './report-finder.queries.ts';
+import { countLimitOf, type TReportFinderRow } from './report-finder.queries.ts';
 import { snippetFromHeadline, snippetFromOpening } from './report-snippet.ts';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -45,14 +45,20 @@ function presentHit(row: TReportFinderRow & { report_id: string }, searched: boo
   };
 }
 
-/** The page: the statement's rows (one row with no report when the page is empty) and the total. */
+/**
+ * The page: the statement's rows (one row with no report when the page is empty) and the total, a
+ * lower bound (total_capped) when the statement counted up to its limit.
+ */
 export function presentReportSearch(
   rows: readonly TReportFinderRow[],
   criteria: Pick<TReportFinderCriteria, 'limit' | 'offset' | 'text'>,
 ): TReportSearchResponse {
-  const total = Number(rows[0]?.total ?? 0);
+  const countLimit = countLimitOf(criteria);
+  const counted = Number(rows[0]?.total ?? 0);
+  const capped = counted >= countLimit;
+  const total = capped ? countLimit - 1 : counted;
   const items = rows
     .filter((row): row is TReportFinderRow & { report_id: string } => row.report_id !== null)
     .map((row) => presentHit(row, criteria.text !== null));
-  return { ...paginate(total, criteria.limit, criteria.offset), items };
+  return { ...paginate(total, criteria.limit, criteria.offset), total_capped: capped, items };
 }

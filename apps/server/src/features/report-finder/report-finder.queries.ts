@@ -1,11 +1,15 @@
-// The report finder's one statement: the matches (the GIN index of search_vector drives the text
-// match, the worklist's conditions the rest), counted exactly, and one page of them, whose details,
-// rank (when sorted by date) and ts_headline are computed for the page's rows only.
+// The report finder's one statement: the matches, newest first by the study's arrival, walked from
+// the reports' copies of their study's arrival and facility (reports_organisation_arrival_idx,
+// reports_facility_arrival_idx) or found by the GIN index of search_vector, whichever the planner
+// finds cheaper for the words; counted exactly up to a cap; one page of them, whose details, rank
+// (when sorted by date) and ts_headline are computed for the page's rows only.
+import { REPORT_FINDER_COUNT_CAP } from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDbOrTx } from '../../db/client.ts';
 import { oneOf } from '../../db/one-of.ts';
 import { queryRows } from '../../db/rows.ts';
-import { worklistWhere } from '../worklist/list/worklist-criteria.ts';
+import { visibleStudies } from '../../access/studies-scope.ts';
+import { dateRangeOn, facilitiesOf, worklistFilters } from '../worklist/list/worklist-criteria.ts';
 import type { TReportFinderCriteria, TTextQuery } from './report-finder-criteria.ts';
 import { MATCH_START, MATCH_STOP, OPENING_LENGTH } from './report-snippet.ts';
 
@@ -46,14 +50,26 @@ const HEADLINE_OPTIONS = `StartSel=${MATCH_START}, StopSel=${MATCH_STOP}, MaxWor
 
 const tsquery = (text: TTextQuery) => sql`${text.tsquery}::tsquery`;
 
-/** The conditions on the report and its study beyond the worklist's. */
+/**
+ * The caller's visibility and the date range on the report's copies of its study (so the walk by
+ * arrival tests them before joining the study), the worklist's other filters on the study, then the
+ * report's own.
+ */
 function reportConditions(db: TDbOrTx, criteria: TReportFinderCriteria): SQL[] {
   const { worklist } = criteria;
-  const conditions: SQL[] = [
-    worklistWhere(db, worklist, criteria.studyStatuses),
-    // Reports carry the organisation (the same as their study's): said for the planner's sake.
-    sql`"reports"."organisation_id" = ${worklist.scope.organisationId}::uuid`,
-  ];
+  const { scope } = worklist;
+  const facilities = facilitiesOf(worklist);
+  const conditions: SQL[] = [sql`"reports"."organisation_id" = ${scope.organisationId}::uuid`];
+  if (facilities) {
+    conditions.push(
+      facilities.length > 0 ? oneOf('"reports"."facility_id"', facilities, 'uuid') : sql`false`,
+    );
+  }
+  // A referring physician's visibility is by referral (and the organisation), said on the study.
+  if (scope.principal.role === 'REFERRING_PHYSICIAN') conditions.push(visibleStudies(scope));
+  conditions.push(...dateRangeOn('"reports"."study_created_at"', worklist));
+  if (!criteria.studyStatuses.includes('DELETED')) conditions.push(sql`not "reports"."study_deleted"`);
+  conditions.push(worklistFilters(db, worklist, criteria.studyStatuses, { from: false, to: false }));
   if (criteria.reportStatuses.length > 0) {
     conditions.push(oneOf('"reports"."status"', criteria.reportStatuses, 'report_status'));
   }
@@ -73,27 +89,44 @@ function reportConditions(db: TDbOrTx, criteria: TReportFinderCriteria): SQL[] {
   return conditions;
 }
 
-/** The page of matches and their exact total (one row with null report_id when the page is empty). */
+/**
+ * How many matches the statement counts at most: the cap, or past the page asked for (so a page
+ * beyond the cap still knows whether another follows). One more than the total it reports.
+ */
+export function countLimitOf(criteria: Pick<TReportFinderCriteria, 'limit' | 'offset'>): number {
+  return Math.max(REPORT_FINDER_COUNT_CAP, criteria.offset + criteria.limit + 1) + 1;
+}
+
+/**
+ * The page of matches and their total up to countLimitOf (one row with null report_id when the page
+ * is empty). By relevance, the newest countLimitOf − 1 matches are ranked (all of them, unless capped).
+ */
 export async function findReports(db: TDbOrTx, criteria: TReportFinderCriteria): Promise<TReportFinderRow[]> {
   const { text } = criteria;
-  const byRelevance = criteria.sort === 'relevance' && text !== null;
-  const order = byRelevance
-    ? sql`"rank" desc, "created_at" desc, "id" desc`
-    : sql`"created_at" desc, "id" desc`;
+  const countLimit = countLimitOf(criteria);
+  const newest = sql`"study_created_at" desc, "id" desc`;
+  const page =
+    criteria.sort === 'relevance' && text !== null
+      ? sql`select c."id", ts_rank_cd(rr."search_vector", ${tsquery(text)}) as "rank", c."study_created_at"
+          from (select "id", "study_created_at" from matched order by ${newest} limit ${countLimit - 1}) c
+          join "reports" rr on rr."id" = c."id"
+          order by "rank" desc, c."study_created_at" desc, c."id" desc
+          limit ${criteria.limit} offset ${criteria.offset}`
+      : sql`select "id", null::real as "rank", "study_created_at" from matched order by ${newest}
+          limit ${criteria.limit} offset ${criteria.offset}`;
   const snippet = text
     ? sql`ts_headline(${text.config}::regconfig, translate(r.content_text, ${MATCH_START + MATCH_STOP}, '  '),
         ${tsquery(text)}, ${HEADLINE_OPTIONS})`
     : sql`left(r.content_text, ${OPENING_LENGTH * 2})`;
   return queryRows<TReportFinderRow>(
     db,
-    sql`with matched as (
-      select "reports"."id", "studies"."created_at", ${byRelevance && text ? sql`ts_rank_cd("reports"."search_vector", ${tsquery(text)})` : sql`null::real`} as "rank"
+    sql`with matched as not materialized (
+      select "reports"."id", "reports"."study_created_at"
       from "reports" join "studies" on "studies"."id" = "reports"."study_id"
       where ${sql.join(reportConditions(db, criteria), sql.raw(' and '))}
-    ), page as (
-      select "id", "rank", "created_at" from matched order by ${order}
-      limit ${criteria.limit} offset ${criteria.offset}
-    )
+    ), counted as (
+      select count(*)::int as total from (select 1 from matched limit ${countLimit}) m
+    ), page as (${page})
     select counted.total, p.id as report_id, s.id as study_id, s.patient_id, s.patient_name,
       s.patient_identifier, s.accession_number, s.study_description, s.modality, s.modality_group,
       s.facility_id, f.name as facility_name, s.status as study_status, s.priority_tag, s.created_at,
@@ -102,12 +135,12 @@ export async function findReports(db: TDbOrTx, criteria: TReportFinderCriteria):
       r.finalized_at, r.updated_at, ${snippet} as snippet_source,
       ${text ? sql`coalesce(p.rank, ts_rank_cd(r.search_vector, ${tsquery(text)}))` : sql`null::real`} as rank,
       (r.status = 'COMPLETED' and r.pdf_file_id is not null) as has_pdf
-    from (select count(*)::int as total from matched) counted
+    from counted
     left join page p on true
     left join "reports" r on r.id = p.id
     left join "studies" s on s.id = r.study_id
     left join "facilities" f on f.id = s.facility_id
     left join "users" u on u.id = coalesce(r.finalized_by, s.last_assigned_user_id)
-    order by ${byRelevance ? sql`p.rank desc,` : sql``} p.created_at desc, p.id desc`,
+    order by ${criteria.sort === 'relevance' && text !== null ? sql`p.rank desc,` : sql``} p.study_created_at desc, p.id desc`,
   );
 }

@@ -172,6 +172,14 @@ describe('report finder', () => {
     expect(row.textContent).toContain('Final');
   });
 
+  it('says a capped total as a lower bound ("of 1,000+") and still pages on', async () => {
+    const hits = Array.from({ length: 20 }, (_, index) => buildHit(index + 1));
+    api(() => ok({ ...hitPage(hits, { total: 1000, capped: true }), next_offset: 20 }));
+    await renderFinder();
+    await waitFor(() => expect(document.body.textContent).toContain('1–20 of 1,000+'));
+    expect(byName(document.body, 'button', 'Next page').hasAttribute('disabled')).toBe(false);
+  });
+
   it('pages by the server offsets, changes the page size for the session, and opens a result as a tab', async () => {
     const hits = Array.from({ length: 45 }, (_, index) => buildHit(index + 1));
     const { requests } = api((params) => {

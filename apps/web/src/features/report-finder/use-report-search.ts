@@ -13,6 +13,7 @@ export const SEARCH_FAILED = 'Failed to search reports';
 const emptyPage = (limit: number): TReportSearchResponse => ({
   items: [],
   total: 0,
+  total_capped: false,
   limit,
   offset: 0,
   next_offset: null,

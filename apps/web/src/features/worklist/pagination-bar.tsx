@@ -4,7 +4,8 @@ import { Button } from '../../components/ui/button.tsx';
 import { Select } from '../../components/ui/select.tsx';
 
 export interface PaginationBarProps {
-  page: TPagination & { items: unknown[] };
+  /** total_capped: the total is a lower bound (the report finder counts up to a cap): "1,000+". */
+  page: TPagination & { items: unknown[]; total_capped?: boolean };
   pageSize: number;
   sizes?: readonly number[];
   onPageSize?: (size: number) => void;
@@ -12,7 +13,7 @@ export interface PaginationBarProps {
   label: string;
 }
 
-/** '1–10 of 240', page size (remembered for the session), previous and next by the server's offsets. */
+/** '1–10 of 240' ('of 1,000+' when capped), page size (remembered for the session), previous and next by the server's offsets. */
 export function PaginationBar({ page, pageSize, sizes, onPageSize, onOffset, label }: PaginationBarProps) {
   const first = page.items.length === 0 ? 0 : page.offset + 1;
   const last = page.offset + page.items.length;
@@ -23,7 +24,8 @@ export function PaginationBar({ page, pageSize, sizes, onPageSize, onOffset, lab
       className="flex items-center justify-between gap-3 text-[13px] text-fg-muted"
     >
       <p aria-live="polite" className="tabular-nums">
-        {first}–{last} of {page.total}
+        {first}–{last} of {page.total.toLocaleString('en-US')}
+        {page.total_capped ? '+' : ''}
       </p>
       <div className="flex items-center gap-2">
         {onPageSize ? (

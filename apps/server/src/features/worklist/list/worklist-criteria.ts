@@ -211,15 +211,64 @@ export function worklistWhere(
   const { scope, facilityIds } = criteria;
   // Staff's facility_ids lie within their facilities (checked): the filter is the visible set, said
   // once (the same list twice made PostgreSQL square its selectivity and misplan the page).
-  const narrowed =
-    facilityIds.length > 0 && !scope.allFacilities && scope.principal.role !== 'REFERRING_PHYSICIAN';
-  const conditions: SQL[] = [
-    visibleStudies(narrowed ? { ...scope, facilityIds } : scope),
-    oneOf('"studies"."status"', statuses, 'study_status'),
-  ];
+  const narrowed = narrowsScope(criteria);
+  const conditions: SQL[] = [visibleStudies(narrowed ? { ...scope, facilityIds } : scope)];
   if (facilityIds.length > 0 && !narrowed) {
     conditions.push(oneOf('"studies"."facility_id"', facilityIds, 'uuid'));
   }
+  conditions.push(worklistFilters(db, criteria, statuses, bounds));
+  return sql.join(conditions, sql.raw(' and '));
+}
+
+/** Whether facility_ids narrows a staff member's facilities (rather than filtering within them). */
+function narrowsScope({ scope, facilityIds }: TWorklistCriteria): boolean {
+  return facilityIds.length > 0 && !scope.allFacilities && scope.principal.role !== 'REFERRING_PHYSICIAN';
+}
+
+/**
+ * The facilities a study must lie in under these criteria (the caller's, narrowed by facility_ids),
+ * or null for any of the organisation's: worklistWhere's facility conditions, for a table that
+ * carries a copy of the study's facility (reports: the report finder). A referring physician's
+ * visibility is by referral, not facility: visibleStudies says it.
+ */
+export function facilitiesOf(criteria: TWorklistCriteria): readonly string[] | null {
+  const { scope, facilityIds } = criteria;
+  if (narrowsScope(criteria)) return facilityIds;
+  if (facilityIds.length > 0) return facilityIds;
+  if (scope.allFacilities || scope.principal.role === 'REFERRING_PHYSICIAN') return null;
+  return scope.facilityIds;
+}
+
+/** The date range's bounds (as `bounds` allows) on a column holding the study's arrival. */
+export function dateRangeOn(
+  column: '"studies"."created_at"' | '"reports"."study_created_at"',
+  criteria: Pick<TWorklistCriteria, 'from' | 'to'>,
+  bounds: { from: boolean; to: boolean } = { from: true, to: true },
+): SQL[] {
+  const conditions: SQL[] = [];
+  const arrival = sql.raw(column);
+  if (criteria.from && bounds.from)
+    conditions.push(sql`${arrival} >= ${criteria.from.toISOString()}::timestamptz`);
+  if (criteria.to && bounds.to) {
+    const at = criteria.to.at.toISOString();
+    conditions.push(
+      criteria.to.inclusive ? sql`${arrival} <= ${at}::timestamptz` : sql`${arrival} < ${at}::timestamptz`,
+    );
+  }
+  return conditions;
+}
+
+/**
+ * worklistWhere's filters without the caller's visibility: statuses, radiologists, modality groups,
+ * priority tags, the date range (as `bounds` allows) and the patient/study text.
+ */
+export function worklistFilters(
+  db: TDbOrTx,
+  criteria: TWorklistCriteria,
+  statuses: readonly TStudyStatus[],
+  bounds: { from: boolean; to: boolean } = { from: true, to: true },
+): SQL {
+  const conditions: SQL[] = [oneOf('"studies"."status"', statuses, 'study_status')];
   if (criteria.byUserIds.length > 0) {
     conditions.push(oneOf('"studies"."last_assigned_user_id"', criteria.byUserIds, 'uuid'));
   }
@@ -229,16 +278,7 @@ export function worklistWhere(
   if (criteria.priorityTags.length > 0) {
     conditions.push(oneOf('"studies"."priority_tag"', criteria.priorityTags, 'priority_tag'));
   }
-  if (criteria.from && bounds.from)
-    conditions.push(sql`"studies"."created_at" >= ${criteria.from.toISOString()}::timestamptz`);
-  if (criteria.to && bounds.to) {
-    const at = criteria.to.at.toISOString();
-    conditions.push(
-      criteria.to.inclusive
-        ? sql`"studies"."created_at" <= ${at}::timestamptz`
-        : sql`"studies"."created_at" < ${at}::timestamptz`,
-    );
-  }
+  conditions.push(...dateRangeOn('"studies"."created_at"', criteria, bounds));
   const { searchText, searchWeeks } = criteria;
   if (searchText !== null && searchWeeks && bounds.from && bounds.to) {
     // Within the range's weeks only (both bounds apply, so every match lies in one of them): one scan

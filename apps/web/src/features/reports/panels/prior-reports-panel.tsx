@@ -87,7 +87,8 @@ export function PriorReportsPanel({ study }: { study: TStudyOfPriors }) {
         className="flex items-center gap-1.5 text-[11px] font-medium tracking-wide text-fg-subtle uppercase"
       >
         <History aria-hidden="true" className="size-3.5" />
-        Prior reports{priors.page.total > 0 ? ` (${priors.page.total})` : ''}
+        Prior reports
+        {priors.page.total > 0 ? ` (${priors.page.total}${priors.page.total_capped ? '+' : ''})` : ''}
       </h2>
       {priors.isLoading ? (
         <p role="status" className="mt-1.5 flex items-center gap-2 text-[12px] text-fg-muted">
