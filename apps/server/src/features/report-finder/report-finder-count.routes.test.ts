@@ -102,6 +102,19 @@ describe('GET /report/search: the count cap', () => {
     expect(response.body.items.at(-1)?.accession_number).toBe(`CAP-${MANY - 1}`);
   });
 
+  it('counts exactly when a common word falls short of the cap under a filter (602 MRI studies)', async () => {
+    await server.db.execute(sql`update studies set modality = 'MR', modality_group = 'MRI'
+      where organisation_id = ${organisationId}::uuid and accession_number like 'CAP-%'
+        and substr(accession_number, 5)::int % 5 < 3`);
+    const mri = await searchAs(server, tokens.admin, { q: 'effusion', modalities: ['MRI'] });
+    expect(mri.body).toMatchObject({ total: 602, total_capped: false });
+    expect(mri.body.items.every((item) => item.modality_group === 'MRI')).toBe(true);
+    // The other 402 and the newest (the template) are CT.
+    const ct = await searchAs(server, tokens.radiologist, { q: 'effusion', modalities: ['CT'], offset: 400 });
+    expect(ct.body).toMatchObject({ total: 403, total_capped: false, next_offset: null });
+    expect(ct.body.items).toHaveLength(3);
+  });
+
   it('ranks by relevance within the newest matches counted', async () => {
     const response = await searchAs(server, tokens.admin, { q: 'effusion', sort_by: 'relevance' });
     expect(response.body).toMatchObject({ total: REPORT_FINDER_COUNT_CAP, total_capped: true });

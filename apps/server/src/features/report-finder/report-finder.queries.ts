@@ -1,8 +1,7 @@
-// The report finder's one statement: the matches, newest first by the study's arrival, walked from
-// the reports' copies of their study's arrival and facility (reports_organisation_arrival_idx,
-// reports_facility_arrival_idx) or found by the GIN index of search_vector, whichever the planner
-// finds cheaper for the words; counted exactly up to a cap; one page of them, whose details, rank
-// (when sorted by date) and ts_headline are computed for the page's rows only.
+// The report finder's statements: the conditions on a report and on its study, the page planned by
+// PostgreSQL (matches found by the GIN index of search_vector or by walking the reports' copies of
+// their study's arrival, counted up to a cap), and a page's rows in full (details, rank, ts_headline
+// for the page's rows only), for that page or one found by the walk (report-finder-walk.ts).
 import { REPORT_FINDER_COUNT_CAP } from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDbOrTx } from '../../db/client.ts';
@@ -48,31 +47,41 @@ export type TReportFinderRow = {
  */
 const HEADLINE_OPTIONS = `StartSel=${MATCH_START}, StopSel=${MATCH_STOP}, MaxWords=30, MinWords=12, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "`;
 
-const tsquery = (text: TTextQuery) => sql`${text.tsquery}::tsquery`;
+export const tsquery = (text: TTextQuery) => sql`${text.tsquery}::tsquery`;
 
 /**
- * The caller's visibility and the date range on the report's copies of its study (so the walk by
- * arrival tests them before joining the study), the worklist's other filters on the study, then the
- * report's own.
+ * The conditions on the report alone: the organisation, the caller's facilities (unless `facilities`
+ * is false: a walk per facility says them), the date range and deletion on its copies of its study,
+ * the report's status and the study left out.
  */
-function reportConditions(db: TDbOrTx, criteria: TReportFinderCriteria): SQL[] {
+export function reportSide(criteria: TReportFinderCriteria, options: { facilities: boolean }): SQL[] {
   const { worklist } = criteria;
-  const { scope } = worklist;
+  const conditions: SQL[] = [sql`"reports"."organisation_id" = ${worklist.scope.organisationId}::uuid`];
   const facilities = facilitiesOf(worklist);
-  const conditions: SQL[] = [sql`"reports"."organisation_id" = ${scope.organisationId}::uuid`];
-  if (facilities) {
+  if (facilities && options.facilities) {
     conditions.push(
       facilities.length > 0 ? oneOf('"reports"."facility_id"', facilities, 'uuid') : sql`false`,
     );
   }
-  // A referring physician's visibility is by referral (and the organisation), said on the study.
-  if (scope.principal.role === 'REFERRING_PHYSICIAN') conditions.push(visibleStudies(scope));
   conditions.push(...dateRangeOn('"reports"."study_created_at"', worklist));
   if (!criteria.studyStatuses.includes('DELETED')) conditions.push(sql`not "reports"."study_deleted"`);
-  conditions.push(worklistFilters(db, worklist, criteria.studyStatuses, { from: false, to: false }));
   if (criteria.reportStatuses.length > 0) {
     conditions.push(oneOf('"reports"."status"', criteria.reportStatuses, 'report_status'));
   }
+  if (criteria.excludeStudyId) {
+    conditions.push(sql`"reports"."study_id" <> ${criteria.excludeStudyId}::uuid`);
+  }
+  return conditions;
+}
+
+/** The conditions on the report's study: a referrer's referrals, the worklist's filters, the finder's. */
+export function studySide(db: TDbOrTx, criteria: TReportFinderCriteria): SQL[] {
+  const { worklist } = criteria;
+  const conditions: SQL[] = [];
+  // A referring physician's visibility is by referral (and the organisation), said on the study.
+  if (worklist.scope.principal.role === 'REFERRING_PHYSICIAN')
+    conditions.push(visibleStudies(worklist.scope));
+  conditions.push(worklistFilters(db, worklist, criteria.studyStatuses, { from: false, to: false }));
   if (criteria.radiologistIds.length > 0) {
     conditions.push(oneOf('"reports"."finalized_by"', criteria.radiologistIds, 'uuid'));
   }
@@ -84,49 +93,28 @@ function reportConditions(db: TDbOrTx, criteria: TReportFinderCriteria): SQL[] {
       and ${oneOf('"worklist_tags"."tag_id"', criteria.tagIds, 'uuid')})`);
   }
   if (criteria.patientId) conditions.push(sql`"studies"."patient_id" = ${criteria.patientId}::uuid`);
-  if (criteria.excludeStudyId) conditions.push(sql`"studies"."id" <> ${criteria.excludeStudyId}::uuid`);
-  if (criteria.text) conditions.push(sql`"reports"."search_vector" @@ ${tsquery(criteria.text)}`);
   return conditions;
 }
 
 /**
- * How many matches the statement counts at most: the cap, or past the page asked for (so a page
- * beyond the cap still knows whether another follows). One more than the total it reports.
+ * How many matches are counted at most: the cap, or past the page asked for (so a page beyond the
+ * cap still knows whether another follows). One more than the total reported.
  */
 export function countLimitOf(criteria: Pick<TReportFinderCriteria, 'limit' | 'offset'>): number {
   return Math.max(REPORT_FINDER_COUNT_CAP, criteria.offset + criteria.limit + 1) + 1;
 }
 
 /**
- * The page of matches and their total up to countLimitOf (one row with null report_id when the page
- * is empty). By relevance, the newest countLimitOf − 1 matches are ranked (all of them, unless capped).
+ * The page's rows in full (patient, study, signer, snippet, rank, PDF), from `page` (id, rank,
+ * study_created_at) and `counted` (total): one row with null report_id when the page is empty.
  */
-export async function findReports(db: TDbOrTx, criteria: TReportFinderCriteria): Promise<TReportFinderRow[]> {
+function pageDetails(criteria: TReportFinderCriteria, ctes: SQL): SQL {
   const { text } = criteria;
-  const countLimit = countLimitOf(criteria);
-  const newest = sql`"study_created_at" desc, "id" desc`;
-  const page =
-    criteria.sort === 'relevance' && text !== null
-      ? sql`select c."id", ts_rank_cd(rr."search_vector", ${tsquery(text)}) as "rank", c."study_created_at"
-          from (select "id", "study_created_at" from matched order by ${newest} limit ${countLimit - 1}) c
-          join "reports" rr on rr."id" = c."id"
-          order by "rank" desc, c."study_created_at" desc, c."id" desc
-          limit ${criteria.limit} offset ${criteria.offset}`
-      : sql`select "id", null::real as "rank", "study_created_at" from matched order by ${newest}
-          limit ${criteria.limit} offset ${criteria.offset}`;
   const snippet = text
     ? sql`ts_headline(${text.config}::regconfig, translate(r.content_text, ${MATCH_START + MATCH_STOP}, '  '),
         ${tsquery(text)}, ${HEADLINE_OPTIONS})`
     : sql`left(r.content_text, ${OPENING_LENGTH * 2})`;
-  return queryRows<TReportFinderRow>(
-    db,
-    sql`with matched as not materialized (
-      select "reports"."id", "reports"."study_created_at"
-      from "reports" join "studies" on "studies"."id" = "reports"."study_id"
-      where ${sql.join(reportConditions(db, criteria), sql.raw(' and '))}
-    ), counted as (
-      select count(*)::int as total from (select 1 from matched limit ${countLimit}) m
-    ), page as (${page})
+  return sql`with ${ctes}
     select counted.total, p.id as report_id, s.id as study_id, s.patient_id, s.patient_name,
       s.patient_identifier, s.accession_number, s.study_description, s.modality, s.modality_group,
       s.facility_id, f.name as facility_name, s.status as study_status, s.priority_tag, s.created_at,
@@ -141,6 +129,64 @@ export async function findReports(db: TDbOrTx, criteria: TReportFinderCriteria):
     left join "studies" s on s.id = r.study_id
     left join "facilities" f on f.id = s.facility_id
     left join "users" u on u.id = coalesce(r.finalized_by, s.last_assigned_user_id)
-    order by ${criteria.sort === 'relevance' && text !== null ? sql`p.rank desc,` : sql``} p.study_created_at desc, p.id desc`,
+    order by ${byRelevance(criteria) ? sql`p.rank desc,` : sql``} p.study_created_at desc, p.id desc`;
+}
+
+const byRelevance = (criteria: TReportFinderCriteria) =>
+  criteria.sort === 'relevance' && criteria.text !== null;
+
+/** A page found by the walk (report-finder-walk.ts): its rows in full, with the total it counted. */
+export function walkedPage(
+  db: TDbOrTx,
+  criteria: TReportFinderCriteria,
+  page: readonly { id: string; rank: number | null; study_created_at: string }[],
+  total: number,
+): Promise<TReportFinderRow[]> {
+  const ids = page.map((row) => row.id);
+  const ranks = page.map((row) => (row.rank === null ? 'NULL' : String(row.rank)));
+  const times = page.map((row) => `"${row.study_created_at}"`);
+  return queryRows<TReportFinderRow>(
+    db,
+    pageDetails(
+      criteria,
+      sql`counted as (select ${total}::int as total),
+        page as (select * from unnest(${`{${ids.join(',')}}`}::uuid[], ${`{${ranks.join(',')}}`}::real[],
+          ${`{${times.join(',')}}`}::timestamptz[]) as p(id, rank, study_created_at))`,
+    ),
+  );
+}
+
+/**
+ * The page of matches and their total up to countLimitOf, as PostgreSQL plans it (the GIN index for
+ * rare words, the walk by arrival for common ones). By relevance, the newest countLimitOf − 1
+ * matches are ranked (all of them, unless capped).
+ */
+export async function plannedPage(db: TDbOrTx, criteria: TReportFinderCriteria): Promise<TReportFinderRow[]> {
+  const { text } = criteria;
+  const countLimit = countLimitOf(criteria);
+  const newest = sql`"study_created_at" desc, "id" desc`;
+  const page =
+    byRelevance(criteria) && text !== null
+      ? sql`select c."id", ts_rank_cd(rr."search_vector", ${tsquery(text)}) as "rank", c."study_created_at"
+          from (select "id", "study_created_at" from matched order by ${newest} limit ${countLimit - 1}) c
+          join "reports" rr on rr."id" = c."id"
+          order by "rank" desc, c."study_created_at" desc, c."id" desc
+          limit ${criteria.limit} offset ${criteria.offset}`
+      : sql`select "id", null::real as "rank", "study_created_at" from matched order by ${newest}
+          limit ${criteria.limit} offset ${criteria.offset}`;
+  const conditions = [...reportSide(criteria, { facilities: true }), ...studySide(db, criteria)];
+  if (text) conditions.push(sql`"reports"."search_vector" @@ ${tsquery(text)}`);
+  return queryRows<TReportFinderRow>(
+    db,
+    pageDetails(
+      criteria,
+      sql`matched as not materialized (
+        select "reports"."id", "reports"."study_created_at"
+        from "reports" join "studies" on "studies"."id" = "reports"."study_id"
+        where ${sql.join(conditions, sql.raw(' and '))}
+      ), counted as (
+        select count(*)::int as total from (select 1 from matched limit ${countLimit}) m
+      ), page as (${page})`,
+    ),
   );
 }

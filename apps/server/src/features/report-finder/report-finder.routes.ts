@@ -5,7 +5,7 @@ import { ZErrorResponses } from '../../http/openapi-errors.ts';
 import { worklistScope } from '../worklist/list/worklist-scope.ts';
 import { resolveReportFinderCriteria } from './report-finder-criteria.ts';
 import { presentReportSearch } from './report-finder.presenter.ts';
-import { findReports } from './report-finder.queries.ts';
+import { findReports } from './report-finder-walk.ts';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['report-finder'];
