@@ -148,6 +148,18 @@ try {
     sql`select id from facilities where organisation_id = ${ids.organisationId}::uuid order by name limit 1`,
   );
   if (!facility) throw new Error('no facility');
+  // A facility admin of that facility (added once to a reused database) for the home summary.
+  await db.execute(sql`insert into users (email, role, organisation_id, first_name, last_name, display_name)
+    select 'facility-admin@bench.test', 'FACILITY_ADMIN', ${ids.organisationId}::uuid, 'Facility', 'Admin', 'Facility Admin'
+    where not exists (select 1 from users where email = 'facility-admin@bench.test')`);
+  await db.execute(sql`insert into user_facilities (user_id, facility_id)
+    select id, ${facility.id}::uuid from users where email = 'facility-admin@bench.test' on conflict do nothing`);
+  const [facilityAdmin] = await queryRows<{ id: string }>(
+    db,
+    sql`select id from users where email = 'facility-admin@bench.test'`,
+  );
+  if (!facilityAdmin) throw new Error('no facility admin');
+  const facilityAdminToken = await tokenOf(facilityAdmin.id);
   const mixes = [
     {
       name: 'admin, "pleural effusion", last month',
@@ -233,6 +245,7 @@ try {
   const homes: { name: string; p50: number; p99: number }[] = [];
   for (const [name, token] of [
     ['admin (organisation: waiting, unassigned, workload, turnaround, breaches)', adminToken],
+    ['facility admin (1 facility: the same sections)', facilityAdminToken],
     ['radiologist (5 facilities: queue, drafts, returned, finals today, median week)', radiologistToken],
   ] as const) {
     const timed = await timeRequests('/api/v1/home/summary', token);

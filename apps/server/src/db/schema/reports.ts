@@ -81,7 +81,20 @@ export const reports = pgTable(
     // Home turnaround (features/home): finals of an organisation in a period, with what the
     // turnaround reads (arrival, priority, facility, deletion), or of one radiologist.
     index('reports_organisation_finalized_idx')
-      .on(t.organisationId, t.finalizedAt, t.studyCreatedAt, t.priorityTag, t.facilityId, t.studyDeleted, t.status, t.studyId)
+      .on(
+        t.organisationId,
+        t.finalizedAt,
+        t.studyCreatedAt,
+        t.priorityTag,
+        t.facilityId,
+        t.studyDeleted,
+        t.status,
+        t.studyId,
+      )
+      .where(sql`${t.finalizedAt} is not null`),
+    // - the same per priority tag (one scan a tag, in the order percentile_cont groups them)
+    index('reports_organisation_priority_finalized_idx')
+      .on(t.organisationId, t.priorityTag, t.finalizedAt, t.studyCreatedAt, t.facilityId)
       .where(sql`${t.finalizedAt} is not null`),
     index('reports_finalized_by_idx')
       .on(t.finalizedBy, t.finalizedAt, t.studyId)

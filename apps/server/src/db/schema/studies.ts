@@ -199,6 +199,11 @@ export const studies = pgTable(
     index('studies_open_organisation_created_idx')
       .on(t.organisationId, t.createdAt, t.id, t.facilityId, t.status, t.priorityTag, t.lastAssignedUserId)
       .where(sql`${t.status} not in ('FINAL', 'DELETED')`),
+    // - the breaches, most overdue first: per priority tag the due time is arrival + the tag's
+    //   target, so one ordered scan per tag (and untagged) reads the earliest arrivals only
+    index('studies_open_organisation_priority_created_idx')
+      .on(t.organisationId, t.priorityTag, t.createdAt, t.id, t.facilityId)
+      .where(sql`${t.status} not in ('FINAL', 'DELETED')`),
     // - the breach job's candidates: open studies not notified yet (they leave once notified)
     index('studies_turnaround_unnotified_idx')
       .on(t.organisationId, t.createdAt)

@@ -1,12 +1,13 @@
 // The home sections of an ADMIN (every facility of the organisation) and a FACILITY_ADMIN (their
 // facility): counts over the open studies (the partial index studies_open_organisation_created_idx),
 // turnaround over the finals of the last 7 days (reports_organisation_finalized_idx, which holds the
-// reports' copies of their study's arrival, priority and facility: no study is joined), breaches.
+// reports' copies of their study's arrival, priority and facility: no study is joined), breaches
+// (home-breaches.ts).
 import {
-  HOME_LIST_LIMIT,
+  PRIORITY_TAGS,
   turnaroundTargetMinutes,
   type THomePriorityCount,
-  type THomeStudyList,
+  type THomeSummary,
   type THomeTurnaround,
   type THomeTurnaroundRow,
   type THomeWaitingCount,
@@ -15,34 +16,30 @@ import {
 } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { facilityScopeOn, visibleStudies } from '../../access/studies-scope.ts';
-import { oneOf } from '../../db/one-of.ts';
 import { queryRows } from '../../db/rows.ts';
-import { presentStudy, readList, STUDY_COLUMNS, STUDY_JOINS, type TStudyRow } from './home-items.ts';
+import { breachItems, notYetDueCount } from './home-breaches.ts';
 import type { THomeContext } from './home-personal.ts';
-import { dueAtSql, overdueSql } from './turnaround-targets.ts';
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
-/** Open studies within the caller's scope, said so the partial open-studies index serves it. */
+/**
+ * Open studies within the caller's scope, said so the partial open-studies index serves it: an
+ * admin's is the organisation alone (not its facilities listed, which every row would be checked
+ * against), a facility admin's their facilities.
+ */
 function openStudies(context: THomeContext) {
-  const { scope } = context;
-  // Admins' scope is the organisation; naming its facilities too lets the facility indexes serve.
-  const facilities =
-    scope.facilityIds.length > 0 ? scope.facilityIds : ['00000000-0000-0000-0000-000000000000'];
-  return sql`"studies"."organisation_id" = ${scope.organisationId}::uuid
-    and "studies"."status" not in ('FINAL', 'DELETED') and ${visibleStudies(scope)}
-    and ${oneOf('"studies"."facility_id"', facilities, 'uuid')}`;
+  return sql`"studies"."status" not in ('FINAL', 'DELETED') and ${visibleStudies(context.scope)}`;
 }
 
 /** Open studies per facility and status (pairs with none are left out), by facility name. */
 export async function waitingCounts(context: THomeContext): Promise<THomeWaitingCount[]> {
   const rows = await queryRows<Omit<THomeWaitingCount, 'count'> & { count: number | string }>(
     context.db,
-    sql`select "studies"."facility_id", f."name" as facility_name, "studies"."status", count(*) as count
-      from studies join facilities f on f.id = "studies"."facility_id"
-      where ${openStudies(context)}
-      group by "studies"."facility_id", f."name", "studies"."status"
-      order by f."name", "studies"."facility_id", "studies"."status"`,
+    sql`select w.facility_id, f."name" as facility_name, w.status, w.count
+      from (select "studies"."facility_id", "studies"."status", count(*) as count from studies
+        where ${openStudies(context)} group by 1, 2) w
+      join facilities f on f.id = w.facility_id
+      order by f."name", w.facility_id, w.status`,
   );
   return rows.map((row) => ({ ...row, count: Number(row.count) }));
 }
@@ -108,55 +105,84 @@ export async function workload(context: THomeContext): Promise<THomeWorkload[]> 
 }
 
 type TTurnaroundSqlRow = {
-  period: 'today' | 'last_7_days';
   priority_tag: TPriorityTag | null;
   count: number | string;
-  median: number | string;
-  p90: number | string;
+  median: number | string | null;
+  p90: number | string | null;
+  today_count: number | string;
+  today_median: number | string | null;
+  today_p90: number | string | null;
 };
 
 /**
- * Median and 90th percentile minutes from arrival (created_at) to FINAL (reports.finalized_at) of the
- * studies finalised today and in the last 7 days, per priority tag, in one pass over the week's finals.
+ * Median and 90th percentile minutes from arrival (the report's copy, study_created_at) to FINAL
+ * (finalized_at) of the studies finalised in the last 7 days and today, per priority tag: one scan a
+ * tag of reports_organisation_priority_finalized_idx (no sort into groups), today's figures from the
+ * same rows by a filter. Minutes are float8 (date_part), as percentile_cont reads them.
  */
 export async function turnaround(context: THomeContext): Promise<THomeTurnaround> {
   const weekStart = new Date(context.now.getTime() - 7 * 24 * 60 * 60_000);
+  const minutes = sql`date_part('epoch', r.finalized_at - r.study_created_at) / 60`;
+  const today = sql`r.finalized_at >= ${at(context.todayStart)}`;
+  const perTag = [...PRIORITY_TAGS, null].map(
+    (tag: TPriorityTag | null) =>
+      sql`(select ${tag}::priority_tag as priority_tag, count(*) as count,
+          percentile_cont(array[0.5, 0.9]) within group (order by ${minutes}) as week,
+          count(*) filter (where ${today}) as today_count,
+          percentile_cont(array[0.5, 0.9]) within group (order by ${minutes}) filter (where ${today}) as today
+        from reports r where ${finalsInScope(context, weekStart)}
+          and ${tag === null ? sql`r.priority_tag is null` : sql`r.priority_tag = ${tag}::priority_tag`})`,
+  );
   const rows = await queryRows<TTurnaroundSqlRow>(
     context.db,
-    sql`with finals as (
-        select r.priority_tag, extract(epoch from r.finalized_at - r.study_created_at) / 60 as minutes,
-          r.finalized_at >= ${at(context.todayStart)} as today
-        from reports r where ${finalsInScope(context, weekStart)})
-      select 'last_7_days' as period, priority_tag, count(*) as count,
-        percentile_cont(0.5) within group (order by minutes) as median,
-        percentile_cont(0.9) within group (order by minutes) as p90
-      from finals group by priority_tag
-      union all
-      select 'today', priority_tag, count(*), percentile_cont(0.5) within group (order by minutes),
-        percentile_cont(0.9) within group (order by minutes)
-      from finals where today group by priority_tag
-      order by 1, 2 nulls last`,
+    sql`select priority_tag, count, week[1] as median, week[2] as p90, today_count,
+        today[1] as today_median, today[2] as today_p90
+      from (${sql.join(perTag, sql` union all `)}) per_tag
+      where count > 0 order by priority_tag nulls last`,
   );
-  const present = (row: TTurnaroundSqlRow): THomeTurnaroundRow => ({
-    priority_tag: row.priority_tag,
-    count: Number(row.count),
-    median_minutes: Math.max(0, Number(row.median)),
-    p90_minutes: Math.max(0, Number(row.p90)),
-    target_minutes: turnaroundTargetMinutes(row.priority_tag, context.targets),
+  const present = (
+    priorityTag: TPriorityTag | null,
+    count: number | string,
+    median: number | string | null,
+    p90: number | string | null,
+  ): THomeTurnaroundRow => ({
+    priority_tag: priorityTag,
+    count: Number(count),
+    median_minutes: Math.max(0, Number(median)),
+    p90_minutes: Math.max(0, Number(p90)),
+    target_minutes: turnaroundTargetMinutes(priorityTag, context.targets),
   });
   return {
-    today: rows.filter((row) => row.period === 'today').map(present),
-    last_7_days: rows.filter((row) => row.period === 'last_7_days').map(present),
+    today: rows
+      .filter((row) => Number(row.today_count) > 0)
+      .map((row) => present(row.priority_tag, row.today_count, row.today_median, row.today_p90)),
+    last_7_days: rows.map((row) => present(row.priority_tag, row.count, row.median, row.p90)),
   };
 }
 
-/** Overdue open studies in scope, most overdue (earliest due) first. */
-export function breaches(context: THomeContext): Promise<THomeStudyList> {
-  return readList<TStudyRow, THomeStudyList['items'][number]>(
-    context.db,
-    sql`select ${STUDY_COLUMNS} from studies ${STUDY_JOINS}
-      where ${openStudies(context)} and ${overdueSql(context.targets, context.now)}
-      order by ${dueAtSql(context.targets)}, "studies"."id" limit ${HOME_LIST_LIMIT}`,
-    (row) => presentStudy(row, context.targets, context.now),
-  );
+type TAdminSections = Required<
+  Pick<THomeSummary, 'waiting' | 'unassigned_by_priority' | 'workload' | 'turnaround' | 'breaches'>
+>;
+
+/**
+ * The sections of an ADMIN and a FACILITY_ADMIN, read side by side. The breaches' total is the open
+ * studies counted for the waiting counts less those not due yet (home-breaches.ts).
+ */
+export async function adminSections(context: THomeContext): Promise<TAdminSections> {
+  const [waiting, unassigned, load, figures, overdue, notYetDue] = await Promise.all([
+    waitingCounts(context),
+    unassignedByPriority(context),
+    workload(context),
+    turnaround(context),
+    breachItems(context),
+    notYetDueCount(context, openStudies(context)),
+  ]);
+  const open = waiting.reduce((sum, row) => sum + row.count, 0);
+  return {
+    waiting,
+    unassigned_by_priority: unassigned,
+    workload: load,
+    turnaround: figures,
+    breaches: { items: overdue, total: Math.max(overdue.length, open - notYetDue) },
+  };
 }

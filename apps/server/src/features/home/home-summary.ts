@@ -3,7 +3,7 @@ import { isValidTimeZone, resolveDateRange, type THomeSummary } from '@ris/domai
 import type { TScope } from '../../access/scope.ts';
 import type { TDbOrTx } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
-import { breaches, turnaround, unassignedByPriority, waitingCounts, workload } from './home-admin.ts';
+import { adminSections } from './home-admin.ts';
 import {
   myDrafts,
   myFigures,
@@ -40,22 +40,8 @@ async function sectionsOf(context: THomeContext): Promise<TSections> {
       return { typing_queue: typing, submitted_for_review: submitted };
     }
     case 'ADMIN':
-    case 'FACILITY_ADMIN': {
-      const [waiting, unassigned, load, figures, overdue] = await Promise.all([
-        waitingCounts(context),
-        unassignedByPriority(context),
-        workload(context),
-        turnaround(context),
-        breaches(context),
-      ]);
-      return {
-        waiting,
-        unassigned_by_priority: unassigned,
-        workload: load,
-        turnaround: figures,
-        breaches: overdue,
-      };
-    }
+    case 'FACILITY_ADMIN':
+      return adminSections(context);
     case 'REFERRING_PHYSICIAN':
       return { recent_finals: await recentFinals(context) };
     default:
