@@ -110,17 +110,17 @@ async function walkReadAll(db: TDbOrTx, criteria: TReportFinderCriteria, walk: n
  * By relevance, the newest countLimitOf − 1 matches are ranked.
  */
 export async function findReports(db: TDbOrTx, criteria: TReportFinderCriteria): Promise<TReportFinderRow[]> {
-  if (!walkable(criteria)) return plannedPage(db, criteria);
+  if (!walkable(criteria)) return plannedPage(db, criteria, { few: true });
   const countLimit = countLimitOf(criteria);
   const probe = await walkHits(db, criteria, PROBE, countLimit);
-  if (probe.length === 0) return plannedPage(db, criteria);
+  if (probe.length === 0) return plannedPage(db, criteria, { few: false });
   const walk = Math.ceil(((countLimit * PROBE) / probe.length) * 1.5);
-  if (walk > WALK_MAX) return plannedPage(db, criteria);
+  if (walk > WALK_MAX) return plannedPage(db, criteria, { few: false });
   const hits = await walkHits(db, criteria, walk, countLimit);
   // Short of the cap: every match when the walk read every report in range (a week of a facility),
   // else some were beyond the walk.
   const capped = hits.length >= countLimit;
-  if (!capped && !(await walkReadAll(db, criteria, walk))) return plannedPage(db, criteria);
+  if (!capped && !(await walkReadAll(db, criteria, walk))) return plannedPage(db, criteria, { few: false });
   const ordered = hits.map((hit) => ({ ...hit, rank: hit.rank === null ? null : Number(hit.rank) }));
   // By relevance: the newest countLimit − 1 matches, best first; ties stay newest first (stable sort).
   const ranked =

@@ -159,9 +159,15 @@ export function walkedPage(
 /**
  * The page of matches and their total up to countLimitOf, as PostgreSQL plans it (the GIN index for
  * rare words, the walk by arrival for common ones). By relevance, the newest countLimitOf − 1
- * matches are ranked (all of them, unless capped).
+ * matches are ranked (all of them, unless capped). `few`: the filters pick few reports (a patient,
+ * a referrer's, a search): the matches are found once for the count and the page (materialised);
+ * else each reads only as many as it needs.
  */
-export async function plannedPage(db: TDbOrTx, criteria: TReportFinderCriteria): Promise<TReportFinderRow[]> {
+export async function plannedPage(
+  db: TDbOrTx,
+  criteria: TReportFinderCriteria,
+  options: { few: boolean },
+): Promise<TReportFinderRow[]> {
   const { text } = criteria;
   const countLimit = countLimitOf(criteria);
   const newest = sql`"study_created_at" desc, "id" desc`;
@@ -180,7 +186,7 @@ export async function plannedPage(db: TDbOrTx, criteria: TReportFinderCriteria):
     db,
     pageDetails(
       criteria,
-      sql`matched as not materialized (
+      sql`matched as ${options.few ? sql`materialized` : sql`not materialized`} (
         select "reports"."id", "reports"."study_created_at"
         from "reports" join "studies" on "studies"."id" = "reports"."study_id"
         where ${sql.join(conditions, sql.raw(' and '))}
