@@ -204,6 +204,14 @@ export const studies = pgTable(
     index('studies_open_organisation_priority_created_idx')
       .on(t.organisationId, t.priorityTag, t.createdAt, t.id, t.facilityId)
       .where(sql`${t.status} not in ('FINAL', 'DELETED')`),
+    // - unassigned by priority: TO_READ studies nobody is assigned to
+    index('studies_unassigned_organisation_priority_idx')
+      .on(t.organisationId, t.priorityTag, t.facilityId)
+      .where(sql`${t.status} = 'TO_READ' and ${t.lastAssignedUserId} is null`),
+    // - the workload: open studies of each radiologist
+    index('studies_open_assigned_organisation_user_idx')
+      .on(t.organisationId, t.lastAssignedUserId, t.status, t.facilityId)
+      .where(sql`${t.lastAssignedUserId} is not null and ${t.status} not in ('FINAL', 'DELETED')`),
     // - the breach job's candidates: open studies not notified yet (they leave once notified)
     index('studies_turnaround_unnotified_idx')
       .on(t.organisationId, t.createdAt)

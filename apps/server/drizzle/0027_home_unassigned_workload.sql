@@ -1,0 +1,5 @@
+-- The admin's home at 1M studies (issue 16): unassigned by priority reads the TO_READ studies nobody
+-- is assigned to, the workload the open studies someone is, rather than every open study each.
+-- IF NOT EXISTS: the bench database had them built concurrently while they were measured.
+CREATE INDEX IF NOT EXISTS "studies_unassigned_organisation_priority_idx" ON "studies" USING btree ("organisation_id","priority_tag","facility_id") WHERE "studies"."status" = 'TO_READ' and "studies"."last_assigned_user_id" is null;--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "studies_open_assigned_organisation_user_idx" ON "studies" USING btree ("organisation_id","last_assigned_user_id","status","facility_id") WHERE "studies"."last_assigned_user_id" is not null and "studies"."status" not in ('FINAL', 'DELETED');
