@@ -204,6 +204,11 @@ export const studies = pgTable(
     index('studies_open_organisation_priority_created_idx')
       .on(t.organisationId, t.priorityTag, t.createdAt, t.id, t.facilityId)
       .where(sql`${t.status} not in ('FINAL', 'DELETED')`),
+    // - the waiting counts: open studies per facility and status, read in that order (few keys:
+    //   deduplicated, a fraction of the size of the index above)
+    index('studies_open_organisation_facility_status_idx')
+      .on(t.organisationId, t.facilityId, t.status)
+      .where(sql`${t.status} not in ('FINAL', 'DELETED')`),
     // - unassigned by priority: TO_READ studies nobody is assigned to
     index('studies_unassigned_organisation_priority_idx')
       .on(t.organisationId, t.priorityTag, t.facilityId)

@@ -1,6 +1,6 @@
 // The home sections of an ADMIN (every facility of the organisation) and a FACILITY_ADMIN (their
 // facility), each read from a partial index holding only its rows: waiting counts over the open
-// studies (studies_open_organisation_created_idx), unassigned over the unassigned TO_READ ones
+// studies (studies_open_organisation_facility_status_idx), unassigned over the unassigned TO_READ ones
 // (studies_unassigned_organisation_priority_idx), the workload over the assigned open ones
 // (studies_open_assigned_organisation_user_idx); turnaround over the finals of the last 7 days
 // (reports_organisation_priority_finalized_idx, which holds the reports' copies of their study's
