@@ -15,6 +15,7 @@ import { worklistWhere, type TWorklistCriteria } from './worklist-criteria.ts';
 import { PATIENT_DOCUMENTS_JSON, WORKLIST_ITEM_JSON_COLUMNS } from '../../studies/study.presenter.ts';
 import { rollupStatusCountsSql, rollupTotalSql } from './worklist-rollup.ts';
 import { hotRows, type TPlanMode } from './worklist-sql.ts';
+import { walkedPageIdsSql } from './worklist-page-walk.ts';
 
 /** The column behind each sort_by value (the whitelist is WORKLIST_SORT_FIELDS), as SQL text. */
 const SORT_COLUMNS = {
@@ -122,7 +123,11 @@ export async function listWorklistJson(
 ): Promise<TWorklistListResult> {
   const where = worklistWhere(database.db, criteria, criteria.statuses);
   const searching = criteria.searchText !== null;
-  const run = { prepare: !searching, plan: planModeOf(criteria) };
+  // Filters whose matches are dense in an index are walked whatever the total (worklist-page-walk.ts);
+  // such a statement has one sensible plan (ordered scans of the facilities' or the assignee's index
+  // for the page; the rollup, or the assignee's index, and partial days for the total): generic.
+  const walked = searching ? null : walkedPageIdsSql(database.db, criteria, query);
+  const run = { prepare: !searching, plan: walked ? ('generic' as const) : planModeOf(criteria) };
   const direction = query.sort_order === 'asc' ? 'asc' : 'desc';
   const column = SORT_COLUMNS[query.sort_by];
   const limits = sql`limit ${query.limit} offset ${query.offset}`;
@@ -186,9 +191,13 @@ export async function listWorklistJson(
   const order = sql.raw(`order by studies.${column} ${direction}, studies.id ${direction}`);
   const ids = sql`case
       when t.total = 0 or ${query.offset} >= t.total then '{}'::uuid[]
-      when t.total <= ${sql.raw(String(COLLECT_AT_MOST))} then array(
+      ${
+        walked
+          ? sql`else array(${walked})`
+          : sql`when t.total <= ${sql.raw(String(COLLECT_AT_MOST))} then array(
         with m as materialized (${matchesSql}) select id from m ${matchOrder} ${limits})
-      else array(select "studies"."id" from studies where ${where} ${order} ${limits})
+      else array(select "studies"."id" from studies where ${where} ${order} ${limits})`
+      }
     end`;
   // The page's ids first, then their rows by primary key: where an index holds every filtered column,
   // the walk reads the ids from it alone (filters checked on the index). An array, not a join: a

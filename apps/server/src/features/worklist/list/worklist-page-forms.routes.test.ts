@@ -1,7 +1,10 @@
 // A worklist page is read in one of two forms, chosen by the exact total (worklist-list.queries.ts,
 // COLLECT_AT_MOST): every match collected and sorted (few matches), or an index walked in the sort
 // order until the page is full (many). Both must give exactly the page ORDER BY … LIMIT … OFFSET
-// gives, ties broken by id, and nothing past the end.
+// gives, ties broken by id, and nothing past the end. Filters whose matches are dense in an index (every
+// listed status, no priority filter, sorted by arrival) are walked whatever the total
+// (worklist-page-walk.ts): a staff member's facilities one index scan each (per facility and modality
+// group with a modality filter), merged; one assignee on the assignee's index.
 import type { TWorklistListResponse } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +20,9 @@ const NOW = new Date('2024-05-10T12:00:00Z');
 let server: TTestServer;
 let organisationId = '';
 let facilityIds: string[] = [];
-const tokens = { admin: '', radiologist: '' };
+const tokens = { admin: '', radiologist: '', staff: '' };
+/** The radiologist every fifth study is assigned to. */
+let assigneeId = '';
 
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
@@ -28,10 +33,10 @@ beforeAll(async () => {
   const facilities = await Promise.all([1, 2].map(() => buildFacility(db, { organisationId })));
   facilityIds = facilities.map((facility) => facility.id);
   tokens.admin = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId }));
-  tokens.radiologist = await tokenFor(
-    server,
-    await buildUser(db, { role: 'RADIOLOGIST', facilities: facilities.slice(0, 1) }),
-  );
+  const radiologist = await buildUser(db, { role: 'RADIOLOGIST', facilities: facilities.slice(0, 1) });
+  assigneeId = radiologist.id;
+  tokens.radiologist = await tokenFor(server, radiologist);
+  tokens.staff = await tokenFor(server, await buildUser(db, { role: 'RADIOLOGIST', facilities }));
   const patients = await Promise.all(facilities.map((facility) => buildPatient(db, { facility })));
   // Every third study shares its created_at with the one before (ties), names repeat (ties on the
   // name sort), 3 % are URGENT, statuses and modality groups rotate.
@@ -44,6 +49,8 @@ beforeAll(async () => {
       case when g % 33 = 0 then 'URGENT'::priority_tag end,
       ${NOW.toISOString()}::timestamptz - ((g - g % 3) * interval '7 minutes')
     from generate_series(1, ${STUDIES}) g`);
+  await db.execute(sql`update studies set last_assigned_user_id = ${assigneeId}::uuid
+    where organisation_id = ${organisationId}::uuid and substr(accession_number, 3)::int % 5 = 0`);
 });
 
 afterAll(async () => server.close());
@@ -103,6 +110,33 @@ describe('worklist page forms', () => {
       who: 'radiologist',
       query: 'priority_tags=EMERGENCY',
       where: sql`priority_tag = 'EMERGENCY'`,
+      order: 'created_at desc, id desc',
+    },
+    // Walked whatever the total: both facilities merged (2,300), per facility and group (~1,530,
+    // ~770 in one facility), oldest first, an admin's facility filter, one assignee (460).
+    { who: 'staff', query: '', where: sql`true`, order: 'created_at desc, id desc' },
+    {
+      who: 'staff',
+      query: 'modalities=CT&modalities=MRI',
+      where: sql`modality_group in ('CT', 'MRI')`,
+      order: 'created_at desc, id desc',
+    },
+    {
+      who: 'staff',
+      query: `facility_ids=${facilityIds[1]}&modalities=XRAY&sort_order=asc`,
+      where: sql`facility_id = ${facilityIds[1]}::uuid and modality_group = 'XRAY'`,
+      order: 'created_at asc, id asc',
+    },
+    {
+      who: 'admin',
+      query: `facility_ids=${facilityIds[0]}&facility_ids=${facilityIds[1]}&modalities=MRI`,
+      where: sql`modality_group = 'MRI'`,
+      order: 'created_at desc, id desc',
+    },
+    {
+      who: 'staff',
+      query: `by_user_ids=${assigneeId}`,
+      where: sql`last_assigned_user_id = ${assigneeId}::uuid`,
       order: 'created_at desc, id desc',
     },
   ];

@@ -49,7 +49,9 @@ async function genericPoolOf(pool: pg.Pool): Promise<pg.Pool> {
       ...pool.options,
       max: Math.max(2, Math.ceil((pool.options.max ?? 10) / 2)),
       application_name: 'ris-worklist',
-      options: '-c plan_cache_mode=force_generic_plan -c jit=off',
+      // No parallel workers: a generic plan's estimates once planned a Gather for a count of a few
+      // hundred index entries, and starting the workers cost 25 ms.
+      options: '-c plan_cache_mode=force_generic_plan -c jit=off -c max_parallel_workers_per_gather=0',
     });
     generic.on('error', () => undefined);
     genericPools.set(pool, generic);
