@@ -28,29 +28,85 @@ export function rollupCounts(criteria: TWorklistCriteria): boolean {
   );
 }
 
+/** An arrival range counted from `studies` and added to (sign 1) or taken from (-1) the rollup's sum. */
+type TEdge = {
+  /** created_at > at (strict) or ≥ at. */
+  lower: { at: number; strict: boolean };
+  /** created_at ≤ at (inclusive) or < at. */
+  upper: { at: number; inclusive: boolean };
+  sign: 1 | -1;
+};
+
 type TSplit = {
   /** Whole days: day ≥ first (null: from the beginning) and day < end (null: to the end). */
   first: string | null;
   end: string | null;
-  /** The partial days before the first and after the last whole day, when they hold any instant. */
-  edges: Pick<TWorklistCriteria, 'from' | 'to'>[];
+  edges: TEdge[];
 };
 
-/** The range cut at UTC midnights, or null when it holds no whole day (count it from `studies`). */
-export function splitAtDays({ from, to }: Pick<TWorklistCriteria, 'from' | 'to'>): TSplit | null {
-  const firstMs = from ? Math.ceil(from.getTime() / DAY_MS) * DAY_MS : null;
-  const endMs = to ? Math.floor(to.at.getTime() / DAY_MS) * DAY_MS : null;
-  if (firstMs !== null && endMs !== null && firstMs >= endMs) return null;
-  const edges: TSplit['edges'] = [];
-  if (from && firstMs !== null && from.getTime() < firstMs) {
-    edges.push({ from, to: { at: new Date(firstMs), inclusive: false } });
+/** The studies an edge is expected to read: its span up to `now` (none arrive later). */
+const span = (from: number, to: number, now: number) => Math.max(0, Math.min(to, now) - from);
+
+/**
+ * The range cut at UTC midnights, or null when counting it from `studies` alone reads least (a range
+ * within one day, mostly). A partial day at an edge is either counted (the part in range, added) or
+ * summed whole from the rollup less the part out of range, whichever spans less time up to `now`:
+ * today's part up to now is most of today, the part after now holds no study (a list up to now, the
+ * default, then counts nothing from `studies`). Either way the sum is exact: `now` only picks.
+ */
+export function splitAtDays(
+  { from, to }: Pick<TWorklistCriteria, 'from' | 'to'>,
+  now = Date.now(),
+): TSplit | null {
+  const fromMs = from?.getTime() ?? null;
+  const fromDay = fromMs === null ? null : Math.floor(fromMs / DAY_MS) * DAY_MS;
+  const toDay = to ? Math.floor(to.at.getTime() / DAY_MS) * DAY_MS : null;
+  if (fromMs !== null && fromDay !== null && to && toDay !== null && fromDay >= toDay) {
+    // Within one day: counted, or the day less its parts before and after the range.
+    const at = to.at.getTime();
+    const outside = span(fromDay, fromMs, now) + span(at, fromDay + DAY_MS, now);
+    if (outside >= span(fromMs, at, now) || (at === toDay && !to.inclusive)) return null;
+    const edges: TEdge[] = [
+      { lower: { at: fromDay, strict: false }, upper: { at: fromMs, inclusive: false }, sign: -1 },
+      { lower: { at, strict: to.inclusive }, upper: { at: fromDay + DAY_MS, inclusive: false }, sign: -1 },
+    ];
+    return { first: dateOf(fromDay), end: dateOf(fromDay + DAY_MS), edges };
   }
-  if (to && endMs !== null && (to.inclusive || to.at.getTime() > endMs)) {
-    edges.push({ from: new Date(endMs), to });
+  const edges: TEdge[] = [];
+  let first: number | null = null;
+  if (fromMs !== null && fromDay !== null) {
+    first = fromDay;
+    if (fromMs > fromDay) {
+      const next = fromDay + DAY_MS;
+      if (span(fromMs, next, now) <= span(fromDay, fromMs, now)) {
+        first = next;
+        edges.push({ lower: { at: fromMs, strict: false }, upper: { at: next, inclusive: false }, sign: 1 });
+      } else {
+        edges.push({
+          lower: { at: fromDay, strict: false },
+          upper: { at: fromMs, inclusive: false },
+          sign: -1,
+        });
+      }
+    }
+  }
+  let end: number | null = null;
+  if (to && toDay !== null) {
+    const at = to.at.getTime();
+    end = toDay;
+    if (at > toDay || to.inclusive) {
+      const next = toDay + DAY_MS;
+      if (span(toDay, at, now) <= span(at, next, now)) {
+        edges.push({ lower: { at: toDay, strict: false }, upper: { at, inclusive: to.inclusive }, sign: 1 });
+      } else {
+        end = next;
+        edges.push({ lower: { at, strict: to.inclusive }, upper: { at: next, inclusive: false }, sign: -1 });
+      }
+    }
   }
   return {
-    first: firstMs === null ? null : dateOf(firstMs),
-    end: endMs === null ? null : dateOf(endMs),
+    first: first === null ? null : dateOf(first),
+    end: end === null ? null : dateOf(end),
     edges,
   };
 }
@@ -95,10 +151,15 @@ function countedRows(
   const split = splitAtDays(criteria);
   if (!split) return null;
   const parts = [rollupRows(criteria, statuses, split)];
-  for (const edge of split.edges) {
-    const where = worklistWhere(db, { ...criteria, ...edge, searchWeeks: null }, statuses);
+  for (const { lower, upper, sign } of split.edges) {
+    const where = worklistWhere(db, { ...criteria, from: null, to: null, searchWeeks: null }, statuses);
+    const after = new Date(lower.at).toISOString();
+    const before = new Date(upper.at).toISOString();
+    const range = sql`"studies"."created_at" ${sql.raw(lower.strict ? '>' : '>=')} ${after}::timestamptz
+      and "studies"."created_at" ${sql.raw(upper.inclusive ? '<=' : '<')} ${before}::timestamptz`;
     parts.push(
-      sql`select "studies"."status", count(*) as n from studies where ${where} group by "studies"."status"`,
+      sql`select "studies"."status", ${sql.raw(sign === 1 ? '' : '-')}count(*) as n from studies
+        where ${where} and ${range} group by "studies"."status"`,
     );
   }
   return sql.join(
