@@ -101,9 +101,10 @@ export type TReportSearchHit = z.infer<typeof ZReportSearchHit>;
 
 export const ZReportSearchResponse = paginatedSchema(ZReportSearchHit).extend({
   /**
-   * true: more reports match than were counted, and `total` is a lower bound (REPORT_FINDER_COUNT_CAP,
-   * or more when the page asked for lies past it); sorted by relevance, the newest `total` matches
-   * are ranked. false: `total` is exact.
+   * true: more reports match than were counted, and `total` is a lower bound: the cap
+   * (REPORT_FINDER_COUNT_CAP, or past the page asked for), or fewer when the newest-first walk of a
+   * word under a narrow filter stopped first (always past the page: another page follows). Sorted by
+   * relevance, the matches counted (the newest) are ranked. false: `total` is exact.
    */
   total_capped: z.boolean(),
 });

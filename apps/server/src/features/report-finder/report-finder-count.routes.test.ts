@@ -1,9 +1,11 @@
 // GET /report/search past its count cap: a total exact up to REPORT_FINDER_COUNT_CAP matches (and
 // past the page asked for), a lower bound beyond it (total_capped); and the reports' copies of their
 // study's arrival, facility, priority and deletion (migration 0025's triggers) that the finder walks.
-import { REPORT_FINDER_COUNT_CAP } from '@ris/domain';
+import { randomUUID } from 'node:crypto';
+import { REPORT_FINDER_COUNT_CAP, ZReportSearchQuery } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TPrincipal } from '../../auth/principal.ts';
 import { queryRows } from '../../db/rows.ts';
 import { tokenFor } from '../../test/auth-helpers.ts';
 import {
@@ -15,12 +17,17 @@ import {
 } from '../../test/factories.ts';
 import { NOW, searchAs } from '../../test/report-finder-world.ts';
 import { startTestServer, type TTestServer } from '../../test/test-server.ts';
+import { worklistScope } from '../worklist/list/worklist-scope.ts';
+import { resolveReportFinderCriteria } from './report-finder-criteria.ts';
+import { presentReportSearch } from './report-finder.presenter.ts';
+import { findReports } from './report-finder-walk.ts';
 
 const MANY = REPORT_FINDER_COUNT_CAP + 5;
 let server: TTestServer;
 let tokens: { admin: string; radiologist: string; elsewhere: string };
 let templateId: string;
 let organisationId: string;
+let adminId: string;
 
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
@@ -51,6 +58,7 @@ beforeAll(async () => {
       s.created_at + interval '2 hours'
     from studies s where s.accession_number like 'CAP-%' and s.organisation_id = ${organisationId}::uuid`);
   const admin = await buildUser(db, { role: 'ADMIN', organisationId });
+  adminId = admin.id;
   const radiologist = await buildUser(db, { facilities: [facility] });
   const elsewhere = await buildUser(db, { facilities: [other] });
   tokens = {
@@ -126,6 +134,35 @@ describe('GET /report/search: the count cap', () => {
   it("a radiologist of another facility finds none of them (the report's copy of the facility)", async () => {
     const response = await searchAs(server, tokens.elsewhere, { q: 'effusion' });
     expect(response.body).toMatchObject({ total: 0, total_capped: false, items: [] });
+  });
+});
+
+describe('the walk (findReports) when it reads its longest without reaching the cap', () => {
+  it('says the matches it read as a lower bound, and leaves the rare words to the plan', async () => {
+    const principal: TPrincipal = {
+      userId: adminId,
+      email: 'admin@example.test',
+      organisationId,
+      role: 'ADMIN',
+      userType: null,
+      facilityIds: [],
+      sessionId: randomUUID(),
+      issuedAt: Math.floor(NOW.getTime() / 1000),
+    };
+    const scope = await worklistScope(server.db, principal, []);
+    const find = async (q: string) => {
+      const query = ZReportSearchQuery.parse({ q, date_range_type: 'CUSTOM' });
+      const criteria = await resolveReportFinderCriteria(server.db, scope, query, NOW);
+      return presentReportSearch(
+        await findReports(server.db, criteria, { probe: 50, walkMax: 200 }),
+        criteria,
+      );
+    };
+    const common = await find('effusion');
+    expect(common).toMatchObject({ total: 200, total_capped: true, next_offset: 20 });
+    expect(common.items[0]?.study_id).toBe(templateId);
+    const rare = await find('pneumoperitoneum');
+    expect(rare).toMatchObject({ total: 3, total_capped: false });
   });
 });
 

@@ -104,29 +104,41 @@ async function walkReadAll(db: TDbOrTx, criteria: TReportFinderCriteria, walk: n
 }
 
 /**
- * The page of matches and their total up to countLimitOf: by the walk when the probe finds the words
- * common enough and the walk reaches the cap (the total is then capped) or reads every report in
- * range (the total is exact), else PostgreSQL's plan.
- * By relevance, the newest countLimitOf − 1 matches are ranked.
+ * The page of matches and their total: by the walk when the probe finds the words common enough to
+ * fill the page within WALK_MAX reports, else PostgreSQL's plan. The walk's total is the cap when it
+ * reaches it, exact when it read every report in range, else a lower bound (the matches it read, more
+ * than the page needs); short of the page, PostgreSQL's plan answers. By relevance, the newest
+ * matches counted are ranked.
  */
-export async function findReports(db: TDbOrTx, criteria: TReportFinderCriteria): Promise<TReportFinderRow[]> {
+export async function findReports(
+  db: TDbOrTx,
+  criteria: TReportFinderCriteria,
+  limits: { probe: number; walkMax: number } = { probe: PROBE, walkMax: WALK_MAX },
+): Promise<TReportFinderRow[]> {
   if (!walkable(criteria)) return plannedPage(db, criteria, { few: true });
   const countLimit = countLimitOf(criteria);
-  const probe = await walkHits(db, criteria, PROBE, countLimit);
-  if (probe.length === 0) return plannedPage(db, criteria, { few: false });
-  const walk = Math.ceil(((countLimit * PROBE) / probe.length) * 1.5);
-  if (walk > WALK_MAX) return plannedPage(db, criteria, { few: false });
+  const pageNeeds = criteria.offset + criteria.limit + 1;
+  const probe = await walkHits(db, criteria, limits.probe, countLimit);
+  // The matches the longest walk would find at the probe's rate: too few for the page, the GIN index.
+  if ((probe.length * limits.walkMax) / limits.probe < pageNeeds * 1.5) {
+    return plannedPage(db, criteria, { few: false });
+  }
+  const perMatch = limits.probe / Math.max(probe.length, 1);
+  const walk = Math.min(limits.walkMax, Math.ceil(countLimit * perMatch * 1.5));
   const hits = await walkHits(db, criteria, walk, countLimit);
-  // Short of the cap: every match when the walk read every report in range (a week of a facility),
-  // else some were beyond the walk.
-  const capped = hits.length >= countLimit;
-  if (!capped && !(await walkReadAll(db, criteria, walk))) return plannedPage(db, criteria, { few: false });
-  const ordered = hits.map((hit) => ({ ...hit, rank: hit.rank === null ? null : Number(hit.rank) }));
-  // By relevance: the newest countLimit − 1 matches, best first; ties stay newest first (stable sort).
+  let total: { count: number; capped: boolean };
+  if (hits.length >= countLimit) total = { count: countLimit - 1, capped: true };
+  else if (await walkReadAll(db, criteria, walk)) total = { count: hits.length, capped: false };
+  else if (hits.length >= pageNeeds) total = { count: hits.length, capped: true };
+  else return plannedPage(db, criteria, { few: false });
+  const ordered = hits
+    .slice(0, total.count)
+    .map((hit) => ({ ...hit, rank: hit.rank === null ? null : Number(hit.rank) }));
+  // By relevance: the matches counted, best first; ties stay newest first (a stable sort).
   const ranked =
     criteria.sort === 'relevance' && criteria.text !== null
-      ? ordered.slice(0, countLimit - 1).sort((a, b) => (b.rank ?? 0) - (a.rank ?? 0))
+      ? ordered.sort((a, b) => (b.rank ?? 0) - (a.rank ?? 0))
       : ordered;
   const page = ranked.slice(criteria.offset, criteria.offset + criteria.limit);
-  return walkedPage(db, criteria, page, capped ? countLimit : hits.length);
+  return walkedPage(db, criteria, page, total);
 }

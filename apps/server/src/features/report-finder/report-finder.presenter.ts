@@ -9,7 +9,7 @@ import {
   type TStudyStatus,
 } from '@ris/domain';
 import type { TReportFinderCriteria } from './report-finder-criteria.ts';
-import { countLimitOf, type TReportFinderRow } from './report-finder.queries.ts';
+import type { TReportFinderRow } from './report-finder.queries.ts';
 import { snippetFromHeadline, snippetFromOpening } from './report-snippet.ts';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -47,16 +47,14 @@ function presentHit(row: TReportFinderRow & { report_id: string }, searched: boo
 
 /**
  * The page: the statement's rows (one row with no report when the page is empty) and the total, a
- * lower bound (total_capped) when the statement counted up to its limit.
+ * lower bound when total_capped (counted up to the cap, or as far as the walk read).
  */
 export function presentReportSearch(
   rows: readonly TReportFinderRow[],
   criteria: Pick<TReportFinderCriteria, 'limit' | 'offset' | 'text'>,
 ): TReportSearchResponse {
-  const countLimit = countLimitOf(criteria);
-  const counted = Number(rows[0]?.total ?? 0);
-  const capped = counted >= countLimit;
-  const total = capped ? countLimit - 1 : counted;
+  const total = Number(rows[0]?.total ?? 0);
+  const capped = rows[0]?.total_capped ?? false;
   const items = rows
     .filter((row): row is TReportFinderRow & { report_id: string } => row.report_id !== null)
     .map((row) => presentHit(row, criteria.text !== null));

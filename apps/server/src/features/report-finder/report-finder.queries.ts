@@ -14,7 +14,9 @@ import { MATCH_START, MATCH_STOP, OPENING_LENGTH } from './report-snippet.ts';
 
 /** One row of the page as PostgreSQL returns it (timestamps as Date or text, by driver). */
 export type TReportFinderRow = {
+  /** The matches counted: exact, or a lower bound when total_capped. */
   total: number | string;
+  total_capped: boolean;
   report_id: string | null;
   study_id: string;
   patient_id: string;
@@ -115,7 +117,7 @@ function pageDetails(criteria: TReportFinderCriteria, ctes: SQL): SQL {
         ${tsquery(text)}, ${HEADLINE_OPTIONS})`
     : sql`left(r.content_text, ${OPENING_LENGTH * 2})`;
   return sql`with ${ctes}
-    select counted.total, p.id as report_id, s.id as study_id, s.patient_id, s.patient_name,
+    select counted.total, counted.total_capped, p.id as report_id, s.id as study_id, s.patient_id, s.patient_name,
       s.patient_identifier, s.accession_number, s.study_description, s.modality, s.modality_group,
       s.facility_id, f.name as facility_name, s.status as study_status, s.priority_tag, s.created_at,
       s.study_datetime, r.status as report_status, u.id as radiologist_id,
@@ -140,7 +142,7 @@ export function walkedPage(
   db: TDbOrTx,
   criteria: TReportFinderCriteria,
   page: readonly { id: string; rank: number | null; study_created_at: string }[],
-  total: number,
+  total: { count: number; capped: boolean },
 ): Promise<TReportFinderRow[]> {
   const ids = page.map((row) => row.id);
   const ranks = page.map((row) => (row.rank === null ? 'NULL' : String(row.rank)));
@@ -149,7 +151,7 @@ export function walkedPage(
     db,
     pageDetails(
       criteria,
-      sql`counted as (select ${total}::int as total),
+      sql`counted as (select ${total.count}::int as total, ${total.capped}::boolean as total_capped),
         page as (select * from unnest(${`{${ids.join(',')}}`}::uuid[], ${`{${ranks.join(',')}}`}::real[],
           ${`{${times.join(',')}}`}::timestamptz[]) as p(id, rank, study_created_at))`,
     ),
@@ -191,7 +193,8 @@ export async function plannedPage(
         from "reports" join "studies" on "studies"."id" = "reports"."study_id"
         where ${sql.join(conditions, sql.raw(' and '))}
       ), counted as (
-        select count(*)::int as total from (select 1 from matched limit ${countLimit}) m
+        select least(count(*), ${countLimit - 1})::int as total, count(*) >= ${countLimit} as total_capped
+        from (select 1 from matched limit ${countLimit}) m
       ), page as (${page})`,
     ),
   );
