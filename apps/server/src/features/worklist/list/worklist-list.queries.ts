@@ -235,9 +235,9 @@ export async function countWorklistStatuses(
   options: { edges?: boolean } = {},
 ): Promise<{ counts: TWorklistStatusCounts; edges: TWindowEdges | null }> {
   const where = worklistWhere(database.db, criteria, criteria.countedStatuses);
+  const rolled = rollupStatusCountsSql(database.db, criteria, criteria.countedStatuses);
   const grouped =
-    rollupStatusCountsSql(database.db, criteria, criteria.countedStatuses) ??
-    sql`select status, count(*)::int as count from studies where ${where} group by status`;
+    rolled ?? sql`select status, count(*)::int as count from studies where ${where} group by status`;
   const rows = await hotRows<{ status: TStudyStatus | null; count: number | null } & Partial<TEdgeColumns>>(
     database,
     options.edges
@@ -245,7 +245,9 @@ export async function countWorklistStatuses(
           from (select ${windowEdgesSql(database, criteria, criteria.countedStatuses)}) e
           left join (${grouped}) c on true`
       : grouped,
-    { prepare: criteria.searchText === null, plan: planModeOf(criteria) },
+    // From the rollup, the counts read its rows and at most two partial days whatever the parameters:
+    // one sensible plan, planned once (a radiologist's counts spent 0.4-0.7 ms planning each time).
+    { prepare: criteria.searchText === null, plan: rolled ? 'generic' : planModeOf(criteria) },
   );
   const perStatus = Object.fromEntries(STUDY_STATUSES.map((status) => [status, 0])) as Record<
     TStudyStatus,
