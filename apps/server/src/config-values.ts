@@ -59,3 +59,8 @@ export const hostList = z
           .filter((host) => host !== '')
       : null,
   );
+
+/** "RIS <no-reply@example.org>" → "no-reply@example.org". */
+export function mailAddressOf(from: string): string {
+  return /<([^>]+)>/.exec(from)?.[1]?.trim() ?? from.trim();
+}

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DICTATION_MAX_STREAM_SECONDS } from '@ris/domain';
 import { readFileVariables } from './config-files.ts';
-import { booleanString, hostList, httpUrl, postgresUrl, trustProxy } from './config-values.ts';
+import { booleanString, hostList, httpUrl, mailAddressOf, postgresUrl, trustProxy } from './config-values.ts';
 import { s3ConfigOf, s3Issues, type TS3Config } from './files/s3-settings.ts';
 import {
   DEFAULT_RENDER_SETTINGS,
@@ -397,9 +397,4 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       maxQueue: e.RENDER_QUEUE_MAX,
     },
   };
-}
-
-/** "RIS <no-reply@example.org>" → "no-reply@example.org". */
-function mailAddressOf(from: string): string {
-  return /<([^>]+)>/.exec(from)?.[1]?.trim() ?? from.trim();
 }
