@@ -1,7 +1,8 @@
 // Exact worklist counts from the day rollups (migration 0014: study_facility_day_counts,
 // study_organisation_day_counts, plus study_count_deltas, which triggers append to in the
-// transaction of every study change and worklist-rollup-compaction.ts folds in). A
-// range's whole UTC days are summed from the rollup (a few rows a day, whatever the archive holds);
+// transaction of every change; migration 0029: study_assignee_day_counts and its own
+// study_assignee_count_deltas, for an assignee filter; worklist-rollup-compaction.ts folds them in).
+// A range's whole UTC days are summed from a rollup (a few rows a day, whatever the archive holds);
 // the partial days at its edges are counted from `studies` under the same filters. One statement,
 // one snapshot: the sum and the edges agree with each other and with count(*).
 import type { TStudyStatus } from '@ris/domain';
@@ -16,16 +17,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const dateOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * Whether the rollup can count under `criteria`: it knows facility, day, status, modality group and
- * priority only. A search, an assignee filter (a reporter's own list) or a referring physician's
- * scope (the studies they referred) are counted from `studies`, whose indexes serve them.
+ * Whether the rollups can count under `criteria`: they know facility, assignee, day, status, modality
+ * group and priority only. A search or a referring physician's scope (the studies they referred) is
+ * counted from `studies`, whose indexes serve them.
  */
 export function rollupCounts(criteria: TWorklistCriteria): boolean {
-  return (
-    criteria.searchText === null &&
-    criteria.byUserIds.length === 0 &&
-    criteria.scope.principal.role !== 'REFERRING_PHYSICIAN'
-  );
+  return criteria.searchText === null && criteria.scope.principal.role !== 'REFERRING_PHYSICIAN';
 }
 
 /** An arrival range counted from `studies` and added to (sign 1) or taken from (-1) the rollup's sum. */
@@ -131,11 +128,22 @@ function rollupRows(criteria: TWorklistCriteria, statuses: readonly TStudyStatus
   }
   if (split.first !== null) conditions.push(sql`r.day >= ${split.first}::date`);
   if (split.end !== null) conditions.push(sql`r.day < ${split.end}::date`);
+  if (criteria.byUserIds.length > 0) {
+    // A reporter's own list (effectiveByUserIds), a by_user_ids filter: the assignees' rows, within
+    // the facilities above (the table carries them whatever the caller sees).
+    conditions.push(oneOf('r.last_assigned_user_id', criteria.byUserIds, 'uuid'));
+  }
   const where = sql.join(conditions, sql.raw(' and '));
-  const table = sql.raw(facilityIds === null ? 'study_organisation_day_counts' : 'study_facility_day_counts');
-  // The deltas not yet folded in (worklist-rollup-compaction.ts) have every key column of both.
-  return sql`select r.status, r.study_count::bigint as n from ${table} r where ${where}
-    union all select r.status, r.study_count::bigint as n from study_count_deltas r where ${where}`;
+  const [table, deltas] =
+    criteria.byUserIds.length > 0
+      ? ['study_assignee_day_counts', 'study_assignee_count_deltas']
+      : [
+          facilityIds === null ? 'study_organisation_day_counts' : 'study_facility_day_counts',
+          'study_count_deltas',
+        ];
+  // The deltas not yet folded in (worklist-rollup-compaction.ts) have every key column of their rollup.
+  return sql`select r.status, r.study_count::bigint as n from ${sql.raw(table)} r where ${where}
+    union all select r.status, r.study_count::bigint as n from ${sql.raw(deltas)} r where ${where}`;
 }
 
 /**
