@@ -5,114 +5,45 @@
 // changes, moves across days and facilities, deletes and concurrent writers, before and after
 // compaction; another organisation's or facility's studies are never counted.
 import {
-  MODALITIES,
-  PRIORITY_TAGS,
   STUDY_STATUSES,
   ZWorklistFilters,
   type TWorklistListResponse,
   type TWorklistStatusCounts,
 } from '@ris/domain';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScope } from '../../../access/scope.ts';
 import { queryRows } from '../../../db/rows.ts';
-import { tokenFor } from '../../../test/auth-helpers.ts';
 import {
-  buildFacility,
-  buildOrganisation,
-  buildPatient,
-  buildStudy,
-  buildUser,
-} from '../../../test/factories.ts';
+  boundaryInstants,
+  buildAssigneeWorld,
+  NOW,
+  random,
+  rollupsAgainstStudies,
+  studyChanges,
+  uuids,
+  type TAssigneeWorld,
+} from '../../../test/assignee-rollup-world.ts';
+import { tokenFor } from '../../../test/auth-helpers.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { resolveWorklistCriteria } from './worklist-criteria.ts';
 import { worklistCountCacheOf } from './worklist-list.routes.ts';
 import { compactWorklistCounts } from './worklist-rollup-compaction.ts';
 import { rollupStatusCountsSql, rollupTotalSql } from './worklist-rollup.ts';
 
-const NOW = new Date('2024-05-10T12:00:00Z');
-const DAY = 24 * 60 * 60 * 1000;
 let server: TTestServer;
-let organisationId = '';
-let foreignOrganisationId = '';
-/** f0, f1, f2 of the organisation. */
-let facilityIds: string[] = [];
+let world: TAssigneeWorld;
 const tokens = { admin: '', reporter: '', radiologist: '' };
-/** The reporter (f0, f1), a radiologist (f0, f2), a colleague (f1, f2). */
-const people = { reporter: '', radiologist: '', colleague: '' };
-
-/** A small deterministic generator (mulberry32), so a failure replays. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let x = Math.imul(state ^ (state >>> 15), 1 | state);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const pick = <T>(next: () => number, values: readonly T[]): T =>
-  values[Math.floor(next() * values.length)] as T;
-const uuids = (ids: readonly string[]) => `{${ids.join(',')}}`;
-
-/** Instants around the UTC midnights of the last four days and today: exactly on them and 1 ms off. */
-function boundaryInstants(): Date[] {
-  const midnight = Math.floor(NOW.getTime() / DAY) * DAY;
-  const instants: Date[] = [];
-  for (let day = -4; day <= 0; day += 1) {
-    for (const offset of [-1, 0, 1, 5 * 3600_000 + 1800_000, 13 * 3600_000]) {
-      instants.push(new Date(midnight + day * DAY + offset));
-    }
-  }
-  return instants.filter((at) => at <= NOW);
-}
-
-const assigneesOf = () => [people.reporter, people.radiologist, people.colleague, null];
 
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
   const cache = worklistCountCacheOf(server.app.deps);
   if (cache) cache.enabled = false;
-  const db = server.db;
-  organisationId = (await buildOrganisation(db)).id;
-  const facilities = await Promise.all([0, 1, 2].map(() => buildFacility(db, { organisationId })));
-  facilityIds = facilities.map((facility) => facility.id);
-  const [f0, f1, f2] = facilities;
-  if (!f0 || !f1 || !f2) throw new Error('no facilities');
-  const admin = await buildUser(db, { role: 'ADMIN', organisationId });
-  const reporter = await buildUser(db, { facilities: [f0, f1], userType: 'REPORTER' });
-  const radiologist = await buildUser(db, { facilities: [f0, f2] });
-  const colleague = await buildUser(db, { facilities: [f1, f2] });
-  Object.assign(people, { reporter: reporter.id, radiologist: radiologist.id, colleague: colleague.id });
-  tokens.admin = await tokenFor(server, admin);
-  tokens.reporter = await tokenFor(server, reporter);
-  tokens.radiologist = await tokenFor(server, radiologist);
-  const next = random(29);
-  for (const facility of facilities) {
-    const patient = await buildPatient(db, { facility });
-    for (const createdAt of boundaryInstants()) {
-      for (let copy = 0; copy < 2; copy += 1) {
-        await buildStudy(db, {
-          facility,
-          patient,
-          createdAt,
-          updatedAt: createdAt,
-          status: pick(next, STUDY_STATUSES),
-          modality: pick(next, ['CT', 'MR', 'CR', 'US', 'OT']),
-          priorityTag: next() < 0.3 ? pick(next, PRIORITY_TAGS) : null,
-          lastAssignedUserId: pick(next, assigneesOf()),
-        });
-      }
-    }
-  }
-  // Another organisation's studies carrying the organisation's assignees (no API makes these; a
-  // count that forgot the organisation would take them in).
-  const foreign = await buildFacility(db);
-  foreignOrganisationId = foreign.organisationId;
-  for (const createdAt of boundaryInstants()) {
-    await buildStudy(db, { facility: foreign, createdAt, lastAssignedUserId: pick(next, assigneesOf()) });
-  }
+  world = await buildAssigneeWorld(server.db);
+  tokens.admin = await tokenFor(server, world.users.admin);
+  tokens.reporter = await tokenFor(server, world.users.reporter);
+  tokens.radiologist = await tokenFor(server, world.users.radiologist);
 });
 
 afterAll(async () => server.close());
@@ -133,7 +64,7 @@ async function countedDirectly(
   visible: string[] | null,
 ): Promise<Record<string, number>> {
   const conditions = [
-    sql`organisation_id = ${organisationId}::uuid`,
+    sql`organisation_id = ${world.organisationId}::uuid`,
     sql`last_assigned_user_id = any(${uuids(assignees)}::uuid[])`,
   ];
   if (visible) conditions.push(sql`facility_id = any(${uuids(visible)}::uuid[])`);
@@ -204,8 +135,12 @@ type TWho = keyof typeof tokens;
 
 /** Who asks, with which filters, for which assignees, seeing which facilities (null: all). */
 function variants(range: TFilters): [TWho, TFilters, string[], string[] | null][] {
-  const [f0 = '', f1 = '', f2 = ''] = facilityIds;
-  const { reporter, radiologist, colleague } = people;
+  const [f0 = '', f1 = '', f2 = ''] = world.facilityIds;
+  const [reporter, radiologist, colleague] = [
+    world.users.reporter.id,
+    world.users.radiologist.id,
+    world.users.colleague.id,
+  ];
   return [
     ['reporter', range, [reporter], [f0, f1]],
     [
@@ -250,40 +185,8 @@ async function expectAllExact(): Promise<number> {
   return checked;
 }
 
-type TKeyCount = { key: string; count: number };
-
-/** Each rollup plus its deltas per key, and count(*) per key, over every organisation. */
-async function rollupsAgainstStudies() {
-  const read = (query: SQL) => queryRows<TKeyCount>(server.db, query);
-  const summed = (key: string, rollup: string, deltas: string) =>
-    read(sql`select key, sum(count)::int as count from (
-        select ${sql.raw(key)} as key, study_count as count from ${sql.raw(rollup)}
-        union all select ${sql.raw(key)}, study_count from ${sql.raw(deltas)}
-      ) k group by key having sum(count) <> 0 order by key`);
-  const counted = (key: string, where: string) =>
-    read(
-      sql`select ${sql.raw(key)} as key, count(*)::int as count from studies ${sql.raw(where)} group by 1 order by 1`,
-    );
-  const assigneeKey = `concat_ws('|', organisation_id, last_assigned_user_id, facility_id, %day, status, modality_group, priority_tag)`;
-  const facilityKey = `concat_ws('|', organisation_id, facility_id, %day, status, modality_group, priority_tag)`;
-  const day = (key: string, expression: string) => key.replace('%day', expression);
-  return {
-    assignee: await summed(
-      day(assigneeKey, 'day'),
-      'study_assignee_day_counts',
-      'study_assignee_count_deltas',
-    ),
-    assigned: await counted(
-      day(assigneeKey, 'ris_count_day(created_at)'),
-      'where last_assigned_user_id is not null',
-    ),
-    facility: await summed(day(facilityKey, 'day'), 'study_facility_day_counts', 'study_count_deltas'),
-    studies: await counted(day(facilityKey, 'ris_count_day(created_at)'), ''),
-  };
-}
-
 async function expectRollupsExact(): Promise<void> {
-  const { assignee, assigned, facility, studies } = await rollupsAgainstStudies();
+  const { assignee, assigned, facility, studies } = await rollupsAgainstStudies(server.db);
   expect(assigned.length).toBeGreaterThan(50);
   expect(assignee).toEqual(assigned);
   expect(facility).toEqual(studies);
@@ -297,11 +200,12 @@ const isDeadlock = (error: unknown): boolean => {
 describe('worklist counts under an assignee filter, from the assignee rollup', () => {
   it('are read from the assignee rollup (a changed rollup row shows in the counts)', async () => {
     const dialect = new PgDialect({ casing: 'snake_case' });
-    const [f0 = '', f1 = ''] = facilityIds;
+    const [f0 = '', f1 = ''] = world.facilityIds;
+    const reporter = world.users.reporter.id;
     const principal = {
-      userId: people.reporter,
+      userId: reporter,
       email: 'reporter@example.test',
-      organisationId,
+      organisationId: world.organisationId,
       role: 'RADIOLOGIST' as const,
       userType: 'REPORTER' as const,
       facilityIds: [f0, f1],
@@ -315,7 +219,7 @@ describe('worklist counts under an assignee filter, from the assignee rollup', (
       filters,
       NOW,
     );
-    expect(criteria.byUserIds).toEqual([people.reporter]);
+    expect(criteria.byUserIds).toEqual([reporter]);
     for (const statement of [
       rollupTotalSql(server.db, criteria, criteria.statuses),
       rollupStatusCountsSql(server.db, criteria, criteria.countedStatuses),
@@ -333,7 +237,7 @@ describe('worklist counts under an assignee filter, from the assignee rollup', (
     const [row] = await queryRows<{ status: string }>(
       server.db,
       sql`update study_assignee_day_counts set study_count = study_count + 1000
-        where ctid = (select ctid from study_assignee_day_counts where last_assigned_user_id = ${people.reporter}::uuid
+        where ctid = (select ctid from study_assignee_day_counts where last_assigned_user_id = ${reporter}::uuid
           and facility_id = ${f0}::uuid and status = 'FINAL' limit 1)
         returning status::text as status`,
     );
@@ -353,7 +257,7 @@ describe('worklist counts under an assignee filter, from the assignee rollup', (
     const [foreign] = await queryRows<{ n: number }>(
       server.db,
       sql`select count(*)::int as n from (select organisation_id from study_assignee_day_counts
-        union all select organisation_id from study_assignee_count_deltas) r where organisation_id = ${foreignOrganisationId}::uuid`,
+        union all select organisation_id from study_assignee_count_deltas) r where organisation_id = ${world.foreignOrganisationId}::uuid`,
     );
     expect(foreign?.n).toBeGreaterThan(0);
     expect(await expectAllExact()).toBeGreaterThan(100);
@@ -369,50 +273,7 @@ describe('worklist counts under an assignee filter, from the assignee rollup', (
 
   it('stay exact under concurrent assignments, reassignments, unassignment, moves, deletes and compactions', async () => {
     const next = random(15);
-    const pool = (await queryRows<{ id: string }>(server.db, sql`select id from studies order by id`)).map(
-      (row) => row.id,
-    );
-    const patients = await queryRows<{ id: string; organisation_id: string; facility_id: string }>(
-      server.db,
-      sql`select id, organisation_id, facility_id from patients`,
-    );
-    const statement = (): SQL => {
-      const id = pick(next, pool);
-      const choice = Math.floor(next() * 10);
-      const assignee = pick(next, assigneesOf());
-      if (choice === 0) {
-        return sql`update studies set last_assigned_user_id = ${assignee}::uuid, status = 'ASSIGNED' where id = ${id}::uuid`;
-      }
-      if (choice === 1)
-        return sql`update studies set last_assigned_user_id = ${assignee}::uuid where id = ${id}::uuid`;
-      if (choice === 2) return sql`update studies set last_assigned_user_id = null where id = ${id}::uuid`;
-      if (choice === 3)
-        return sql`update studies set status = ${pick(next, STUDY_STATUSES)} where id = ${id}::uuid`;
-      if (choice === 4) {
-        return sql`update studies set created_at = created_at + ${Math.round((next() - 0.5) * 3 * DAY)} * interval '1 millisecond'
-          where id = ${id}::uuid`;
-      }
-      if (choice === 5) {
-        return sql`update studies set facility_id = ${pick(next, facilityIds)}::uuid
-          where id = ${id}::uuid and organisation_id = ${organisationId}::uuid`;
-      }
-      if (choice === 6) {
-        return sql`update studies set modality_group = ${pick(next, MODALITIES)}, priority_tag = ${pick(next, [...PRIORITY_TAGS, null])}
-          where id = ${id}::uuid`;
-      }
-      if (choice === 7) {
-        // Two studies to one assignee in one statement, reading unchanged for one of them maybe.
-        return sql`update studies set last_assigned_user_id = ${assignee}::uuid, updated_at = now()
-          where id = any(${uuids([pick(next, pool), id])}::uuid[])`;
-      }
-      if (choice === 8) return sql`delete from studies where id = ${id}::uuid`;
-      const patient = pick(next, patients);
-      return sql`insert into studies (organisation_id, facility_id, patient_id, accession_number, status, modality_group,
-          last_assigned_user_id, created_at)
-        values (${patient?.organisation_id}::uuid, ${patient?.facility_id}::uuid, ${patient?.id}::uuid,
-          ${`R${next().toString(36).slice(2, 12)}`}, ${pick(next, STUDY_STATUSES)}, ${pick(next, MODALITIES)},
-          ${assignee}::uuid, ${new Date(NOW.getTime() - next() * 4 * DAY).toISOString()}::timestamptz)`;
-    };
+    const statement = await studyChanges(server.db, world, next);
     const writer = async () => {
       for (let round = 0; round < 15; round += 1) {
         const statements = Array.from({ length: 2 + Math.floor(next() * 3) }, statement);

@@ -125,7 +125,8 @@ export async function listWorklistJson(
   const searching = criteria.searchText !== null;
   // Filters whose matches are dense in an index are walked whatever the total (worklist-page-walk.ts);
   // such a statement has one sensible plan (ordered scans of the facilities' or the assignee's index
-  // for the page; the rollup, or the assignee's index, and partial days for the total): generic.
+  // for the page; a day rollup, the assignee's for an assignee filter, and partial days for the
+  // total): generic. Otherwise the page's form depends on the total and planModeOf decides.
   const walked = searching ? null : walkedPageIdsSql(database.db, criteria, query);
   const run = { prepare: !searching, plan: walked ? ('generic' as const) : planModeOf(criteria) };
   const direction = query.sort_order === 'asc' ? 'asc' : 'desc';
