@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type { TDatabase } from '../../../db/client.ts';
+import { compileSql } from '../../../db/compile-sql.ts';
 import { queryRows } from '../../../db/rows.ts';
-
-/** Compiles SQL as the application's Drizzle instance does (openDatabase: casing snake_case). */
-const dialect = new PgDialect({ casing: 'snake_case' });
 
 /**
  * At most this many distinct statements are prepared by name; others run unnamed. Each pooled
@@ -89,7 +86,7 @@ export async function hotRows<TRow>(
 ): Promise<TRow[]> {
   const pool = database.pool;
   if (!pool) return queryRows<TRow>(database.db, query);
-  const { sql: text, params } = dialect.sqlToQuery(query);
+  const { sql: text, params } = compileSql(query);
   const name = options.prepare ? statementName(text) : undefined;
   const generic = name !== undefined && options.plan === 'generic';
   statementObserver?.({ text, params, plan: generic ? 'generic' : 'custom' });
