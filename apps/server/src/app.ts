@@ -192,7 +192,7 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
     reply.header('x-request-id', request.id);
   });
   // CSP, nosniff, no-referrer, X-Frame-Options DENY, … on every response (http/security-headers.ts).
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   registerErrorHandling(app);
   // Prometheus metrics at /metrics when METRICS_TOKEN or METRICS_PORT is set (features/metrics);
   // after the error handler (its routes answer in the one error shape), before every other route
