@@ -266,11 +266,18 @@ try {
     if (failures > 0) throw new Error(`${failures} writes failed during the load`);
     return result;
   }
-  const cacheModes = [
-    { cache: 'on', writes: 0 },
-    ...(HTTP_WRITES_PER_SECOND > 0 ? [{ cache: 'on', writes: HTTP_WRITES_PER_SECOND }] : []),
-    ...(process.env.BENCH_HTTP_UNCACHED === '1' ? [{ cache: 'off', writes: 0 }] : []),
-  ];
+  // BENCH_HTTP_MODES=off,off+writes,on,on+writes picks the server's modes (count cache off or on,
+  // with or without BENCH_HTTP_WRITES_PER_SECOND writes); by default on, on+writes, and off with
+  // BENCH_HTTP_UNCACHED=1.
+  const modeNames = (
+    process.env.BENCH_HTTP_MODES ?? `on,on+writes${process.env.BENCH_HTTP_UNCACHED === '1' ? ',off' : ''}`
+  ).split(',');
+  const cacheModes = modeNames
+    .filter((name) => HTTP_WRITES_PER_SECOND > 0 || !name.endsWith('+writes'))
+    .map((name) => ({
+      cache: name.startsWith('off') ? 'off' : 'on',
+      writes: name.endsWith('+writes') ? HTTP_WRITES_PER_SECOND : 0,
+    }));
   for (const { cache: cacheMode, writes } of process.env.BENCH_HTTP === '0' ? [] : cacheModes) {
     const server = await startBenchServer({
       BENCH_SERVER_DATABASE_URL: dbUrl.toString(),
