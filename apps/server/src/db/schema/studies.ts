@@ -157,7 +157,8 @@ export const studies = pgTable(
     ),
     // - by_user_ids (a radiologist's or reporter's own list): last_assigned_user_id IN (...)
     //   (id after created_at: a page's ids are read in order from the index alone, status, facility,
-    //   modality and priority checked on it; the same columns keep an assignee's counts index-only)
+    //   modality and priority checked on it; the same columns keep the partial days an assignee's
+    //   counts add to the assignee rollup, study_assignee_day_counts, index-only)
     index('studies_assigned_user_created_idx')
       .on(
         t.lastAssignedUserId,
