@@ -103,8 +103,10 @@ export const ZReportSearchResponse = paginatedSchema(ZReportSearchHit).extend({
   /**
    * true: more reports match than were counted, and `total` is a lower bound: the cap
    * (REPORT_FINDER_COUNT_CAP, or past the page asked for), or fewer when the newest-first walk of a
-   * word under a narrow filter stopped first (always past the page: another page follows). Sorted by
-   * relevance, the matches counted (the newest) are ranked. false: `total` is exact.
+   * word under a narrow filter stopped first (past the first page). Sorted by relevance, the
+   * matches are ranked in blocks of the cap, newest first (the newest 1,000 best first, then the
+   * next 1,000 ...), so pages continue each other; past a walk's lower bound no page follows by
+   * relevance (the matches counted are those ranked; by date the pages go on). false: `total` is exact.
    */
   total_capped: z.boolean(),
 });

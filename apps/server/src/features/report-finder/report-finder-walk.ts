@@ -16,6 +16,7 @@ import type { TReportFinderCriteria } from './report-finder-criteria.ts';
 import {
   countLimitOf,
   plannedPage,
+  rankBlockOf,
   reportSide,
   studySide,
   tsquery,
@@ -107,8 +108,10 @@ async function walkReadAll(db: TDbOrTx, criteria: TReportFinderCriteria, walk: n
  * The page of matches and their total: by the walk when the probe finds the words common enough to
  * fill the page within WALK_MAX reports, else PostgreSQL's plan. The walk's total is the cap when it
  * reaches it, exact when it read every report in range, else a lower bound (the matches it read, more
- * than the page needs); short of the page, PostgreSQL's plan answers. By relevance, the newest
- * matches counted are ranked.
+ * than the page needs); short of the page, PostgreSQL's plan answers. By relevance, the matches
+ * counted are ranked (in blocks, rankBlockOf), and the walk decides as for the page at offset 0:
+ * every page then ranks the same matches (the plan's page past a lower bound would rank others:
+ * duplicates and gaps), and by relevance the pages end at a lower bound.
  */
 export async function findReports(
   db: TDbOrTx,
@@ -117,7 +120,8 @@ export async function findReports(
 ): Promise<TReportFinderRow[]> {
   if (!walkable(criteria)) return plannedPage(db, criteria, { few: true });
   const countLimit = countLimitOf(criteria);
-  const pageNeeds = criteria.offset + criteria.limit + 1;
+  const ranked = criteria.sort === 'relevance' && criteria.text !== null;
+  const pageNeeds = (ranked ? 0 : criteria.offset) + criteria.limit + 1;
   const probe = await walkHits(db, criteria, limits.probe, countLimit);
   // The matches the longest walk would find at the probe's rate: too few for the page, the GIN index.
   if ((probe.length * limits.walkMax) / limits.probe < pageNeeds * 1.5) {
@@ -131,14 +135,13 @@ export async function findReports(
   else if (await walkReadAll(db, criteria, walk)) total = { count: hits.length, capped: false };
   else if (hits.length >= pageNeeds) total = { count: hits.length, capped: true };
   else return plannedPage(db, criteria, { few: false });
-  const ordered = hits
-    .slice(0, total.count)
-    .map((hit) => ({ ...hit, rank: hit.rank === null ? null : Number(hit.rank) }));
-  // By relevance: the matches counted, best first; ties stay newest first (a stable sort).
-  const ranked =
-    criteria.sort === 'relevance' && criteria.text !== null
-      ? ordered.sort((a, b) => (b.rank ?? 0) - (a.rank ?? 0))
-      : ordered;
-  const page = ranked.slice(criteria.offset, criteria.offset + criteria.limit);
+  const ordered = hits.slice(0, total.count).map((hit, index) => ({
+    ...hit,
+    rank: hit.rank === null ? null : Number(hit.rank),
+    block: ranked ? rankBlockOf(index) : 0,
+  }));
+  // By relevance: each block of the matches counted best first; ties stay newest first (a stable sort).
+  if (ranked) ordered.sort((a, b) => a.block - b.block || (b.rank ?? 0) - (a.rank ?? 0));
+  const page = ordered.slice(criteria.offset, criteria.offset + criteria.limit);
   return walkedPage(db, criteria, page, total);
 }

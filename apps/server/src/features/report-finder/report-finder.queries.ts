@@ -108,7 +108,8 @@ export function countLimitOf(criteria: Pick<TReportFinderCriteria, 'limit' | 'of
 
 /**
  * The page's rows in full (patient, study, signer, snippet, rank, PDF), from `page` (id, rank,
- * study_created_at) and `counted` (total): one row with null report_id when the page is empty.
+ * study_created_at, block: see rankBlockOf) and `counted` (total): one row with null report_id when the
+ * page is empty.
  */
 function pageDetails(criteria: TReportFinderCriteria, ctes: SQL): SQL {
   const { text } = criteria;
@@ -131,29 +132,38 @@ function pageDetails(criteria: TReportFinderCriteria, ctes: SQL): SQL {
     left join "studies" s on s.id = r.study_id
     left join "facilities" f on f.id = s.facility_id
     left join "users" u on u.id = coalesce(r.finalized_by, s.last_assigned_user_id)
-    order by ${byRelevance(criteria) ? sql`p.rank desc,` : sql``} p.study_created_at desc, p.id desc`;
+    order by p.block, p.rank desc nulls last, p.study_created_at desc, p.id desc`;
 }
 
 const byRelevance = (criteria: TReportFinderCriteria) =>
   criteria.sort === 'relevance' && criteria.text !== null;
 
+/**
+ * By relevance, the matches are ranked in blocks of REPORT_FINDER_COUNT_CAP, newest first: the
+ * newest cap best first, then the next cap best first, and so on. A page past the cap then continues
+ * the pages before it (ranking every match counted for that page would move earlier pages' matches
+ * past the cap: duplicates and gaps).
+ */
+export const rankBlockOf = (index: number) => Math.floor(index / REPORT_FINDER_COUNT_CAP);
+
 /** A page found by the walk (report-finder-walk.ts): its rows in full, with the total it counted. */
 export function walkedPage(
   db: TDbOrTx,
   criteria: TReportFinderCriteria,
-  page: readonly { id: string; rank: number | null; study_created_at: string }[],
+  page: readonly { id: string; rank: number | null; study_created_at: string; block: number }[],
   total: { count: number; capped: boolean },
 ): Promise<TReportFinderRow[]> {
   const ids = page.map((row) => row.id);
   const ranks = page.map((row) => (row.rank === null ? 'NULL' : String(row.rank)));
   const times = page.map((row) => `"${row.study_created_at}"`);
+  const blocks = page.map((row) => String(row.block));
   return queryRows<TReportFinderRow>(
     db,
     pageDetails(
       criteria,
       sql`counted as (select ${total.count}::int as total, ${total.capped}::boolean as total_capped),
         page as (select * from unnest(${`{${ids.join(',')}}`}::uuid[], ${`{${ranks.join(',')}}`}::real[],
-          ${`{${times.join(',')}}`}::timestamptz[]) as p(id, rank, study_created_at))`,
+          ${`{${times.join(',')}}`}::timestamptz[], ${`{${blocks.join(',')}}`}::int[]) as p(id, rank, study_created_at, block))`,
     ),
   );
 }
@@ -161,7 +171,7 @@ export function walkedPage(
 /**
  * The page of matches and their total up to countLimitOf, as PostgreSQL plans it (the GIN index for
  * rare words, the walk by arrival for common ones). By relevance, the newest countLimitOf − 1
- * matches are ranked (all of them, unless capped). `few`: the filters pick few reports (a patient,
+ * matches are ranked in blocks (rankBlockOf). `few`: the filters pick few reports (a patient,
  * a referrer's, a search): the matches are found once for the count and the page (materialised);
  * else each reads only as many as it needs.
  */
@@ -175,12 +185,14 @@ export async function plannedPage(
   const newest = sql`"study_created_at" desc, "id" desc`;
   const page =
     byRelevance(criteria) && text !== null
-      ? sql`select c."id", ts_rank_cd(rr."search_vector", ${tsquery(text)}) as "rank", c."study_created_at"
-          from (select "id", "study_created_at" from matched order by ${newest} limit ${countLimit - 1}) c
+      ? sql`select c."id", ts_rank_cd(rr."search_vector", ${tsquery(text)}) as "rank", c."study_created_at", c."block"
+          from (select "id", "study_created_at",
+              ((row_number() over (order by ${newest}) - 1) / ${REPORT_FINDER_COUNT_CAP})::int as "block"
+            from (select "id", "study_created_at" from matched order by ${newest} limit ${countLimit - 1}) n) c
           join "reports" rr on rr."id" = c."id"
-          order by "rank" desc, c."study_created_at" desc, c."id" desc
+          order by c."block", "rank" desc, c."study_created_at" desc, c."id" desc
           limit ${criteria.limit} offset ${criteria.offset}`
-      : sql`select "id", null::real as "rank", "study_created_at" from matched order by ${newest}
+      : sql`select "id", null::real as "rank", "study_created_at", 0 as "block" from matched order by ${newest}
           limit ${criteria.limit} offset ${criteria.offset}`;
   const conditions = [...reportSide(criteria, { facilities: true }), ...studySide(db, criteria)];
   if (text) conditions.push(sql`"reports"."search_vector" @@ ${tsquery(text)}`);
