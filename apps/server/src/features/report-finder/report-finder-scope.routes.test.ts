@@ -172,6 +172,8 @@ describe('GET /report/search: pages and bad input', () => {
     ['radiologist_ids', { radiologist_ids: ['nope'] }],
     ['patient_id', { patient_id: 'nope' }],
     ['time_zone', { time_zone: 'Mars/Olympus' }],
+    ['search', { search: 'asha\u0000' }],
+    ['search', { search: 'x'.repeat(201) }],
     ['start_date', { date_range_type: 'CUSTOM', start_date: '2026-11-20', end_date: '2026-11-01' }],
   ])('answers 400 naming %s', async (field, params) => {
     const response = await searchAs(server, world.tokens.admin, params);
