@@ -2,9 +2,10 @@
 // COLLECT_AT_MOST): every match collected and sorted (few matches), or an index walked in the sort
 // order until the page is full (many). Both must give exactly the page ORDER BY … LIMIT … OFFSET
 // gives, ties broken by id, and nothing past the end. Filters whose matches are dense in an index (every
-// listed status, no priority filter, sorted by arrival) are walked whatever the total
+// listed status or a status tab, no priority filter, sorted by arrival) are walked whatever the total
 // (worklist-page-walk.ts): a staff member's facilities one index scan each (per facility and modality
-// group with a modality filter), merged; one assignee on the assignee's index.
+// group with a modality filter, per facility and status on a tab), merged; one assignee on the
+// assignee's index.
 import type { TWorklistListResponse } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,8 +22,9 @@ let server: TTestServer;
 let organisationId = '';
 let facilityIds: string[] = [];
 const tokens = { admin: '', radiologist: '', staff: '' };
-/** The radiologist every fifth study is assigned to. */
+/** The radiologist every fifth study is assigned to, and the staff member of every seventh other. */
 let assigneeId = '';
+let staffId = '';
 
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
@@ -36,7 +38,9 @@ beforeAll(async () => {
   const radiologist = await buildUser(db, { role: 'RADIOLOGIST', facilities: facilities.slice(0, 1) });
   assigneeId = radiologist.id;
   tokens.radiologist = await tokenFor(server, radiologist);
-  tokens.staff = await tokenFor(server, await buildUser(db, { role: 'RADIOLOGIST', facilities }));
+  const staff = await buildUser(db, { role: 'RADIOLOGIST', facilities });
+  staffId = staff.id;
+  tokens.staff = await tokenFor(server, staff);
   const patients = await Promise.all(facilities.map((facility) => buildPatient(db, { facility })));
   // Every third study shares its created_at with the one before (ties), names repeat (ties on the
   // name sort), 3 % are URGENT, statuses and modality groups rotate.
@@ -51,6 +55,9 @@ beforeAll(async () => {
     from generate_series(1, ${STUDIES}) g`);
   await db.execute(sql`update studies set last_assigned_user_id = ${assigneeId}::uuid
     where organisation_id = ${organisationId}::uuid and substr(accession_number, 3)::int % 5 = 0`);
+  await db.execute(sql`update studies set last_assigned_user_id = ${staffId}::uuid
+    where organisation_id = ${organisationId}::uuid and substr(accession_number, 3)::int % 5 <> 0
+    and substr(accession_number, 3)::int % 7 = 0`);
 });
 
 afterAll(async () => server.close());
@@ -137,6 +144,40 @@ describe('worklist page forms', () => {
       who: 'staff',
       query: `by_user_ids=${assigneeId}`,
       where: sql`last_assigned_user_id = ${assigneeId}::uuid`,
+      order: 'created_at desc, id desc',
+    },
+    // Assignees, one scan each, merged: with a status tab, and as the assignee (the radiologist sees
+    // one facility).
+    {
+      who: 'staff',
+      query: `by_user_ids=${assigneeId}&by_user_ids=${staffId}&statuses=TO_READ&statuses=ASSIGNED`,
+      where: sql`last_assigned_user_id in (${assigneeId}::uuid, ${staffId}::uuid) and status in ('TO_READ', 'ASSIGNED')`,
+      order: 'created_at desc, id desc',
+    },
+    {
+      who: 'radiologist',
+      query: `by_user_ids=${staffId}&statuses=FINAL&sort_order=asc`,
+      where: sql`facility_id = ${facilityIds[0]}::uuid and last_assigned_user_id = ${staffId}::uuid and status = 'FINAL'`,
+      order: 'created_at asc, id asc',
+    },
+    // Status tabs: per facility and status (4 scans merged; oldest first; within a date range; an
+    // admin's facility filter).
+    {
+      who: 'staff',
+      query: 'statuses=TO_READ&statuses=FINAL',
+      where: sql`status in ('TO_READ', 'FINAL')`,
+      order: 'created_at desc, id desc',
+    },
+    {
+      who: 'staff',
+      query: 'statuses=ASSIGNED&statuses=ORDERED&sort_order=asc&start_date=2024-05-01T00:00:00Z',
+      where: sql`status in ('ASSIGNED', 'ORDERED') and created_at >= '2024-05-01T00:00:00Z'`,
+      order: 'created_at asc, id asc',
+    },
+    {
+      who: 'admin',
+      query: `facility_ids=${facilityIds[1]}&statuses=FINAL&end_date=2024-05-05T00:00:00Z`,
+      where: sql`facility_id = ${facilityIds[1]}::uuid and status = 'FINAL' and created_at <= '2024-05-05T00:00:00Z'`,
       order: 'created_at desc, id desc',
     },
   ];
