@@ -160,6 +160,31 @@ describe('worklist page forms', () => {
       where: sql`facility_id = ${facilityIds[0]}::uuid and last_assigned_user_id = ${staffId}::uuid and status = 'FINAL'`,
       order: 'created_at asc, id asc',
     },
+    // Priority filters: per facility and tag (an admin's facility filter too), an assignee's.
+    {
+      who: 'staff',
+      query: 'priority_tags=URGENT&priority_tags=EMERGENCY',
+      where: sql`priority_tag in ('URGENT', 'EMERGENCY')`,
+      order: 'created_at desc, id desc',
+    },
+    {
+      who: 'admin',
+      query: 'priority_tags=URGENT&priority_tags=EMERGENCY&start_date=2024-05-02T00:00:00Z',
+      where: sql`priority_tag in ('URGENT', 'EMERGENCY') and created_at >= '2024-05-02T00:00:00Z'`,
+      order: 'created_at desc, id desc',
+    },
+    {
+      who: 'admin',
+      query: `facility_ids=${facilityIds[0]}&priority_tags=URGENT&sort_order=asc`,
+      where: sql`facility_id = ${facilityIds[0]}::uuid and priority_tag = 'URGENT'`,
+      order: 'created_at asc, id asc',
+    },
+    {
+      who: 'staff',
+      query: `by_user_ids=${staffId}&priority_tags=URGENT`,
+      where: sql`last_assigned_user_id = ${staffId}::uuid and priority_tag = 'URGENT'`,
+      order: 'created_at desc, id desc',
+    },
     // Status tabs: per facility and status (4 scans merged; oldest first; within a date range; an
     // admin's facility filter).
     {

@@ -1,8 +1,8 @@
 // A worklist page read by walking indexes newest first (or oldest first), whatever the total: for the
 // filters whose matches are dense in the walked index, so the walk reads about as many index entries
 // as the page holds. A staff member's facilities (or a facility filter) are walked one index scan per
-// facility (per facility and modality group with a modality filter; per facility and status on a
-// status tab), merged in created_at order (MergeAppend); assignees (a reporter's own list, a
+// facility (per facility and modality group with a modality filter, per facility and status on a
+// status tab, per facility and tag with a priority filter), merged in created_at order (MergeAppend); assignees (a reporter's own list, a
 // by_user_ids filter) one scan of the assignee's index each, merged. Other filters keep the page form
 // the total chooses (worklist-list.queries.ts).
 import { statusesOfGroup, type TWorklistListQuery } from '@ris/domain';
@@ -25,79 +25,101 @@ const LISTED = statusesOfGroup('ALL');
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
 
 /**
- * How a walk in created_at order meets a match in nearly every index entry it reads, if it does:
- * `listed`, every listed status (a default list: the facility or facility and modality group index)
- * or an assignee filter with any statuses (the assignee index); `statuses`, a status tab without modality or assignee filter (the facility and
- * status index, one scan per status: every entry in range is a match). Never with a search or a
- * priority filter (a priority picks few entries of a walked range: the total decides then), nor for
- * a referrer's referrals (no walked index holds them).
+ * Which index a walk in created_at order reads, when it meets a match in nearly every entry it reads
+ * (or, for assignees, never reads more than collecting the matches would), else null (the total
+ * chooses the page form):
+ * - `assignees`: an assignee filter, one scan of the assignee index per assignee; the index holds the
+ *   status, modality group and priority tag, which lead no index under an assignee either.
+ * - `modalities`: a staff member's facilities (or a facility filter) with every listed status, one
+ *   scan of the facility index per facility (of the facility and modality group index per facility
+ *   and group with a modality filter).
+ * - `statuses`: a status tab without modality filter, one scan of the facility and status index per
+ *   facility and status: every entry in range is a match.
+ * - `priorities`: a priority filter with every listed status and no modality filter, one scan of the
+ *   partial facility and priority index per facility and tag (of the organisation's per tag for an
+ *   admin without a facility filter).
+ * Never with a search, nor for a referrer's referrals (no walked index holds them).
  */
-function walkKind(criteria: TWorklistCriteria, page: TPage): 'listed' | 'statuses' | null {
+function walkKind(
+  criteria: TWorklistCriteria,
+  page: TPage,
+): 'assignees' | 'modalities' | 'statuses' | 'priorities' | null {
   if (
     page.sort_by !== 'created_at' ||
     criteria.searchText !== null ||
-    criteria.priorityTags.length > 0 ||
     criteria.scope.principal.role === 'REFERRING_PHYSICIAN'
   ) {
     return null;
   }
-  // The assignee index holds the status and modality group: a status tab walks it too, and never
-  // reads more than collecting the matches would (the statuses do not lead that index either).
-  if (LISTED.every((status) => criteria.statuses.includes(status)) || criteria.byUserIds.length > 0) {
-    return 'listed';
+  if (criteria.byUserIds.length > 0) return 'assignees';
+  const listed = LISTED.every((status) => criteria.statuses.includes(status));
+  if (criteria.priorityTags.length > 0) {
+    return listed && criteria.modalities.length === 0 ? 'priorities' : null;
   }
-  return criteria.modalities.length === 0 && criteria.byUserIds.length === 0 ? 'statuses' : null;
+  if (listed) return 'modalities';
+  return criteria.modalities.length === 0 ? 'statuses' : null;
 }
 
 /**
  * The page's ids as `select id … order by … limit … offset …` read by walking, or null when the
  * filters call for the form the total chooses. The merged scans are written one per facility (and
- * modality group) with the facility as the leading equality of its index, so each is an ordered
- * index scan that stops after offset + limit matches: the cost follows the page, not the matches
- * (a radiologist's week of CT and MRI in 5 facilities: ~60 index entries instead of 1,500 sorted).
+ * modality group, status or priority tag) with the facility as the leading equality of its index,
+ * so each is an ordered index scan that stops after offset + limit matches: the cost follows the
+ * page, not the matches (a radiologist's week of CT and MRI in 5 facilities: ~60 index entries
+ * instead of 1,500 sorted).
  */
 export function walkedPageIdsSql(db: TDbOrTx, criteria: TWorklistCriteria, page: TPage): SQL | null {
   const kind = walkKind(criteria, page);
   if (kind === null) return null;
   const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
   const order = sql.raw(`order by "created_at" ${direction}, "id" ${direction}`);
-  const limits = sql`limit ${page.limit} offset ${page.offset}`;
-  const statuses = criteria.statuses;
   const first = page.offset + page.limit;
   const merged = (scans: SQL[]) =>
-    sql`select w."id" from (${sql.join(scans, sql.raw(' union all '))}) w ${order} ${limits}`;
-  if (criteria.byUserIds.length > 0) {
-    // One scan of the assignee index per assignee, within the caller's visibility and filters.
-    if (criteria.byUserIds.length > MERGED_SCANS_AT_MOST) return null;
+    scans.length > MERGED_SCANS_AT_MOST
+      ? null
+      : sql`select w."id" from (${sql.join(scans, sql.raw(' union all '))}) w ${order}
+        limit ${page.limit} offset ${page.offset}`;
+  const scan = (where: SQL) =>
+    sql`(select "studies"."id", "studies"."created_at" from studies where ${where} ${order} limit ${first})`;
+  if (kind === 'assignees') {
+    // Within the caller's visibility and every other filter.
     return merged(
-      criteria.byUserIds.map((userId) => {
-        const where = worklistWhere(db, { ...criteria, byUserIds: [userId] }, statuses);
-        return sql`(select "studies"."id", "studies"."created_at" from studies where ${where} ${order} limit ${first})`;
-      }),
+      criteria.byUserIds.map((userId) =>
+        scan(worklistWhere(db, { ...criteria, byUserIds: [userId] }, criteria.statuses)),
+      ),
     );
   }
   const facilities = facilitiesOf(criteria);
+  const organisation = sql`"studies"."organisation_id" = ${criteria.scope.organisationId}::uuid`;
+  if (facilities === null && kind === 'priorities') {
+    // The whole organisation (an admin): its partial priority index, one scan per tag.
+    const filters = worklistFilters(db, { ...criteria, priorityTags: [] }, criteria.statuses);
+    return merged(
+      criteria.priorityTags.map((tag) =>
+        scan(sql`${organisation} and "studies"."priority_tag" = ${tag}::priority_tag and ${filters}`),
+      ),
+    );
+  }
   if (facilities === null || facilities.length === 0) return null;
-  // Each scan's equalities (facility, and modality group or status) lead its index; the other filters
-  // are the same for every scan.
+  // Each scan's equalities lead its index (the facility, then the group, status or tag); the other
+  // filters are the same for every scan.
+  const { statuses, modalities, priorityTags } = criteria;
   const keys =
     kind === 'statuses'
       ? statuses.map((status) => sql` and "studies"."status" = ${status}::study_status`)
-      : criteria.modalities.length > 0
-        ? criteria.modalities.map((group) => sql` and "studies"."modality_group" = ${group}::modality_group`)
-        : [sql``];
-  if (facilities.length * keys.length > MERGED_SCANS_AT_MOST) return null;
+      : kind === 'priorities'
+        ? priorityTags.map((tag) => sql` and "studies"."priority_tag" = ${tag}::priority_tag`)
+        : modalities.length > 0
+          ? modalities.map((group) => sql` and "studies"."modality_group" = ${group}::modality_group`)
+          : [sql``];
   const filters =
     kind === 'statuses'
       ? sql.join([sql`true`, ...dateRangeOn('"studies"."created_at"', criteria)], sql.raw(' and '))
-      : worklistFilters(db, { ...criteria, modalities: [] }, statuses);
-  const organisation = sql`"studies"."organisation_id" = ${criteria.scope.organisationId}::uuid`;
+      : worklistFilters(db, { ...criteria, modalities: [], priorityTags: [] }, statuses);
   return merged(
     facilities.flatMap((facilityId) =>
-      keys.map(
-        (key) => sql`(select "studies"."id", "studies"."created_at" from studies
-          where ${organisation} and "studies"."facility_id" = ${facilityId}::uuid${key} and ${filters}
-          ${order} limit ${first})`,
+      keys.map((key) =>
+        scan(sql`${organisation} and "studies"."facility_id" = ${facilityId}::uuid${key} and ${filters}`),
       ),
     ),
   );
