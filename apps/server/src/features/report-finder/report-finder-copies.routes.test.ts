@@ -64,9 +64,7 @@ describe("reports' copies of their study after each API write", () => {
     expect(await found('radiologist', { q: 'calculus', priority_tags: ['EMERGENCY'] })).toEqual([]);
   });
 
-  // Finalising and addenda render a PDF: not here (the render pool did not answer in this sandbox);
-  // they write the report's status and content, never the columns the copies are kept on.
-  it('a report created, written and saved as a draft', async () => {
+  it('a report created, written, saved, finalised and given an addendum', async () => {
     const { report } = await w.studyWithReport({ content: '<p>Hepatic cyst.</p>' });
     expect(await copiesApart()).toEqual([]);
     const radiologist = w.users.radiologist.id;
@@ -82,6 +80,18 @@ describe("reports' copies of their study after each API write", () => {
     expect(await copiesApart()).toEqual([]);
     expect(await found('radiologist', { q: 'hepatic simple' })).toEqual([report.id]);
     expect(await found('referrer', { q: 'hepatic' })).toEqual([]);
+    await ok('radiologist', 'POST', '/worklist/report/pdf-generate', {
+      report_id: report.id,
+      status: 'FINAL',
+    });
+    expect(await copiesApart()).toEqual([]);
+    expect(await found('referrer', { q: 'hepatic' })).toEqual([report.id]);
+    await ok('radiologist', 'POST', `/worklist/report/${report.id}/addendum`, {
+      content: '<p>Addendum: no biliary dilatation.</p>',
+      by_user_id: radiologist,
+    });
+    expect(await copiesApart()).toEqual([]);
+    expect(await found('referrer', { q: 'biliary' })).toEqual([report.id]);
   });
 
   it("a study deleted: its report is an admin's only from the next request", async () => {
