@@ -37,12 +37,8 @@ export const ZReportSearchQuery = ZWorklistFilters.pick({
   facility_ids: true,
   modalities: true,
   priority_tags: true,
+  search: true,
 }).extend({
-  /** The worklist's patient/study text; a NUL byte (never in stored text) is a 400 naming it. */
-  search: ZWorklistFilters.shape.search.refine(
-    (value) => value === undefined || !value.includes('\u0000'),
-    'must not contain NUL (\\u0000) characters',
-  ),
   /**
    * Words of the report (content and addenda), web-search syntax: words (all must match, stemmed,
    * accents ignored), "an exact phrase", -excluded, OR. Empty: every report under the filters.

@@ -56,8 +56,16 @@ export const ZWorklistFilters = z.object({
   end_date: ZDateParam.optional(),
   /** IANA time zone for the presets' midnights (Today, Yesterday); default UTC. */
   time_zone: z.string().min(1).max(64).default('UTC'),
-  /** Substring of patient name, patient id, accession or study; case- and accent-insensitive. */
-  search: z.string().trim().max(200).optional(),
+  /**
+   * Substring of patient name, patient id, accession or study; case- and accent-insensitive. A NUL
+   * byte (never in stored text) is a 400 naming it.
+   */
+  search: z
+    .string()
+    .trim()
+    .max(200)
+    .refine((value) => !value.includes('\u0000'), 'must not contain NUL (\\u0000) characters')
+    .optional(),
 });
 export type TWorklistFilters = z.infer<typeof ZWorklistFilters>;
 

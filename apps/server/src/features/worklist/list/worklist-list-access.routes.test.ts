@@ -174,6 +174,7 @@ describe('GET /worklist bad input → 400 naming the field', () => {
     ['facility_ids=not-a-uuid', 'facility_ids'],
     ['by_user_ids=42', 'by_user_ids'],
     [`search=${'x'.repeat(201)}`, 'search'],
+    ['search=smi%00th', 'search'],
   ];
   for (const [query, field] of cases) {
     it(`${query.slice(0, 60)} → ${field}`, async () => {
