@@ -31,6 +31,7 @@ import { resolveWorklistCriteria } from './worklist-criteria.ts';
 import { worklistCountCacheOf } from './worklist-list.routes.ts';
 import { compactWorklistCounts } from './worklist-rollup-compaction.ts';
 import { rollupStatusCountsSql, rollupTotalSql } from './worklist-rollup.ts';
+import { worklistFiltersQuery, type TWorklistTestFilters } from '../../../test/worklist-filters-query.ts';
 
 let server: TTestServer;
 let world: TAssigneeWorld;
@@ -48,14 +49,7 @@ beforeAll(async () => {
 
 afterAll(async () => server.close());
 
-type TFilters = {
-  from?: string;
-  to?: string;
-  byUserIds?: string[];
-  facilityIds?: string[];
-  modalities?: string[];
-  priorityTags?: string[];
-};
+type TFilters = TWorklistTestFilters;
 
 /** count(*) per status straight from `studies` (what the rollup must reproduce). */
 async function countedDirectly(
@@ -86,19 +80,8 @@ async function countedDirectly(
   );
 }
 
-function queryOf(filters: TFilters): string {
-  const params = new URLSearchParams({ date_range_type: 'CUSTOM' });
-  if (filters.from) params.set('start_date', filters.from);
-  if (filters.to) params.set('end_date', filters.to);
-  for (const id of filters.byUserIds ?? []) params.append('by_user_ids', id);
-  for (const id of filters.facilityIds ?? []) params.append('facility_ids', id);
-  for (const modality of filters.modalities ?? []) params.append('modalities', modality);
-  for (const tag of filters.priorityTags ?? []) params.append('priority_tags', tag);
-  return params.toString();
-}
-
 async function viaApi(token: string, filters: TFilters) {
-  const query = queryOf(filters);
+  const query = worklistFiltersQuery(filters);
   const counts = await server.request('GET', `/api/v1/worklist/status/count?${query}`, { token });
   expect(counts.status, counts.text).toBe(200);
   // A status tab (the total decides the page's form) and the default list (walked on the assignee's

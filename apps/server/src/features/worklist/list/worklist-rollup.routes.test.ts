@@ -23,6 +23,7 @@ import {
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { compactWorklistCounts } from './worklist-rollup-compaction.ts';
 import { worklistCountCacheOf } from './worklist-list.routes.ts';
+import { worklistFiltersQuery, type TWorklistTestFilters } from '../../../test/worklist-filters-query.ts';
 
 const NOW = new Date('2024-05-10T12:00:00Z');
 const DAY = 24 * 60 * 60 * 1000;
@@ -89,14 +90,7 @@ beforeAll(async () => {
 
 afterAll(async () => server.close());
 
-type TFilters = {
-  from?: string;
-  to?: string;
-  facilityIds?: string[];
-  modalities?: string[];
-  priorityTags?: string[];
-  zoneDates?: boolean;
-};
+type TFilters = TWorklistTestFilters;
 
 /** count(*) per status straight from `studies` (what the rollup must reproduce). */
 async function countedDirectly(filters: TFilters, visible: string[] | null): Promise<Record<string, number>> {
@@ -129,19 +123,8 @@ async function countedDirectly(filters: TFilters, visible: string[] | null): Pro
   );
 }
 
-function queryOf(filters: TFilters): string {
-  const params = new URLSearchParams({ date_range_type: 'CUSTOM' });
-  if (filters.zoneDates) params.set('time_zone', 'Asia/Kolkata');
-  if (filters.from) params.set('start_date', filters.from);
-  if (filters.to) params.set('end_date', filters.to);
-  for (const id of filters.facilityIds ?? []) params.append('facility_ids', id);
-  for (const modality of filters.modalities ?? []) params.append('modalities', modality);
-  for (const tag of filters.priorityTags ?? []) params.append('priority_tags', tag);
-  return params.toString();
-}
-
 async function viaApi(token: string, filters: TFilters) {
-  const query = queryOf(filters);
+  const query = worklistFiltersQuery(filters);
   const counts = await server.request('GET', `/api/v1/worklist/status/count?${query}`, { token });
   expect(counts.status, counts.text).toBe(200);
   const list = await server.request(
