@@ -146,8 +146,7 @@ describe('worklist page forms', () => {
       where: sql`last_assigned_user_id = ${assigneeId}::uuid`,
       order: 'created_at desc, id desc',
     },
-    // Assignees, one scan each, merged: with a status tab, and as the assignee (the radiologist sees
-    // one facility).
+    // Two assignees with a status tab (the total's form), one as the assignee's walk in one facility.
     {
       who: 'staff',
       query: `by_user_ids=${assigneeId}&by_user_ids=${staffId}&statuses=TO_READ&statuses=ASSIGNED`,
