@@ -1,5 +1,10 @@
-// The query string of worklist filters as the rollup tests state them (a custom range, in UTC or in
-// Asia/Kolkata's dates), shared by the tests that compare the API's counts with count(*).
+// Worklist filters as the rollup tests state them (a custom range, in UTC or in Asia/Kolkata's
+// dates): as the API's query string, and counted straight from `studies` (count(*)), for the tests
+// that compare the two.
+import { STUDY_STATUSES } from '@ris/domain';
+import { sql } from 'drizzle-orm';
+import type { TDbOrTx } from '../db/client.ts';
+import { queryRows } from '../db/rows.ts';
 
 export type TWorklistTestFilters = {
   from?: string;
@@ -22,4 +27,42 @@ export function worklistFiltersQuery(filters: TWorklistTestFilters): string {
   for (const modality of filters.modalities ?? []) params.append('modalities', modality);
   for (const tag of filters.priorityTags ?? []) params.append('priority_tags', tag);
   return params.toString();
+}
+
+/**
+ * count(*) per status straight from `studies` under the filters (what the rollups must reproduce):
+ * the organisation's studies, within `visible` facilities (null: all), assigned to one of
+ * `assignees` (null: anyone).
+ */
+export async function countedDirectly(
+  db: TDbOrTx,
+  scope: { organisationId: string; visible: string[] | null; assignees: string[] | null },
+  filters: TWorklistTestFilters,
+): Promise<Record<string, number>> {
+  const list = (values: readonly string[]) => `{${values.join(',')}}`;
+  const conditions = [sql`organisation_id = ${scope.organisationId}::uuid`];
+  if (scope.assignees) conditions.push(sql`last_assigned_user_id = any(${list(scope.assignees)}::uuid[])`);
+  if (scope.visible) conditions.push(sql`facility_id = any(${list(scope.visible)}::uuid[])`);
+  if (filters.facilityIds) conditions.push(sql`facility_id = any(${list(filters.facilityIds)}::uuid[])`);
+  if (filters.modalities)
+    conditions.push(sql`modality_group::text = any(${list(filters.modalities)}::text[])`);
+  if (filters.priorityTags)
+    conditions.push(sql`priority_tag::text = any(${list(filters.priorityTags)}::text[])`);
+  if (filters.zoneDates) {
+    // Whole dates in Asia/Kolkata: from the first date's midnight to the day after the last one's.
+    if (filters.from)
+      conditions.push(sql`created_at >= (${filters.from}::date)::timestamp at time zone 'Asia/Kolkata'`);
+    if (filters.to)
+      conditions.push(sql`created_at < (${filters.to}::date + 1)::timestamp at time zone 'Asia/Kolkata'`);
+  } else {
+    if (filters.from) conditions.push(sql`created_at >= ${filters.from}::timestamptz`);
+    if (filters.to) conditions.push(sql`created_at <= ${filters.to}::timestamptz`);
+  }
+  const rows = await queryRows<{ status: string; count: number }>(
+    db,
+    sql`select status::text as status, count(*)::int as count from studies where ${sql.join(conditions, sql` and `)} group by 1`,
+  );
+  return Object.fromEntries(
+    STUDY_STATUSES.map((status) => [status, rows.find((row) => row.status === status)?.count ?? 0]),
+  );
 }

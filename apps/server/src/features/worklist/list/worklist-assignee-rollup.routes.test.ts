@@ -22,7 +22,6 @@ import {
   random,
   rollupsAgainstStudies,
   studyChanges,
-  uuids,
   type TAssigneeWorld,
 } from '../../../test/assignee-rollup-world.ts';
 import { tokenFor } from '../../../test/auth-helpers.ts';
@@ -31,7 +30,11 @@ import { resolveWorklistCriteria } from './worklist-criteria.ts';
 import { worklistCountCacheOf } from './worklist-list.routes.ts';
 import { compactWorklistCounts } from './worklist-rollup-compaction.ts';
 import { rollupStatusCountsSql, rollupTotalSql } from './worklist-rollup.ts';
-import { worklistFiltersQuery, type TWorklistTestFilters } from '../../../test/worklist-filters-query.ts';
+import {
+  countedDirectly,
+  worklistFiltersQuery,
+  type TWorklistTestFilters,
+} from '../../../test/worklist-filters-query.ts';
 
 let server: TTestServer;
 let world: TAssigneeWorld;
@@ -50,35 +53,6 @@ beforeAll(async () => {
 afterAll(async () => server.close());
 
 type TFilters = TWorklistTestFilters;
-
-/** count(*) per status straight from `studies` (what the rollup must reproduce). */
-async function countedDirectly(
-  filters: TFilters,
-  assignees: string[],
-  visible: string[] | null,
-): Promise<Record<string, number>> {
-  const conditions = [
-    sql`organisation_id = ${world.organisationId}::uuid`,
-    sql`last_assigned_user_id = any(${uuids(assignees)}::uuid[])`,
-  ];
-  if (visible) conditions.push(sql`facility_id = any(${uuids(visible)}::uuid[])`);
-  if (filters.facilityIds) conditions.push(sql`facility_id = any(${uuids(filters.facilityIds)}::uuid[])`);
-  if (filters.modalities) {
-    conditions.push(sql`modality_group::text = any(${`{${filters.modalities.join(',')}}`}::text[])`);
-  }
-  if (filters.priorityTags) {
-    conditions.push(sql`priority_tag::text = any(${`{${filters.priorityTags.join(',')}}`}::text[])`);
-  }
-  if (filters.from) conditions.push(sql`created_at >= ${filters.from}::timestamptz`);
-  if (filters.to) conditions.push(sql`created_at <= ${filters.to}::timestamptz`);
-  const rows = await queryRows<{ status: string; count: number }>(
-    server.db,
-    sql`select status::text as status, count(*)::int as count from studies where ${sql.join(conditions, sql` and `)} group by 1`,
-  );
-  return Object.fromEntries(
-    STUDY_STATUSES.map((status) => [status, rows.find((row) => row.status === status)?.count ?? 0]),
-  );
-}
 
 async function viaApi(token: string, filters: TFilters) {
   const query = worklistFiltersQuery(filters);
@@ -151,7 +125,11 @@ async function expectAllExact(): Promise<number> {
   let checked = 0;
   for (const range of ranges()) {
     for (const [who, filters, assignees, visible] of variants(range)) {
-      const expected = await countedDirectly(filters, assignees, visible);
+      const expected = await countedDirectly(
+        server.db,
+        { organisationId: world.organisationId, visible, assignees },
+        filters,
+      );
       const { statuses, tab, listed } = await viaApi(tokens[who], filters);
       const shown = who === 'admin' ? expected : { ...expected, DELETED: 0 };
       expect({ who, filters, statuses }).toEqual({ who, filters, statuses: shown });
