@@ -84,14 +84,8 @@ export function walkedPageIdsSql(db: TDbOrTx, criteria: TWorklistCriteria, page:
         limit ${page.limit} offset ${page.offset}`;
   const scan = (where: SQL) =>
     sql`(select "studies"."id", "studies"."created_at" from studies where ${where} ${order} limit ${first})`;
-  if (kind === 'assignees') {
-    // Within the caller's visibility and every other filter.
-    return merged(
-      criteria.byUserIds.map((userId) =>
-        scan(worklistWhere(db, { ...criteria, byUserIds: [userId] }, criteria.statuses)),
-      ),
-    );
-  }
+  // The assignee's index, within the caller's visibility and every other filter.
+  if (kind === 'assignees') return merged([scan(worklistWhere(db, criteria, criteria.statuses))]);
   const facilities = facilitiesOf(criteria);
   const organisation = sql`"studies"."organisation_id" = ${criteria.scope.organisationId}::uuid`;
   if (facilities === null && kind === 'priorities') {
