@@ -195,6 +195,13 @@ export const studies = pgTable(
     index('studies_search_week_idx')
       .using('gin', sql`ris_search_week_keys(${t.searchText}, ${t.createdAt})`)
       .with({ fastupdate: 'off' }),
+    // - search over all dates (or more weeks than the week keys serve) within a few facilities: the
+    //   same trigrams keyed by the study's facility (migration 0030, ris_search_facility_keys), so a
+    //   staff member's search finds the matches of their facilities without visiting the whole
+    //   organisation's
+    index('studies_search_facility_idx')
+      .using('gin', sql`ris_search_facility_keys(${t.searchText}, ${t.facilityId})`)
+      .with({ fastupdate: 'off' }),
     // Home (features/home): the open studies (not FINAL or DELETED, a small share of all) for the
     // waiting counts, unassigned by priority, workload and breaches, read from the index alone.
     index('studies_open_organisation_created_idx')

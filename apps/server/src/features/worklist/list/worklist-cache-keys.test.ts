@@ -34,6 +34,7 @@ function criteria(patch: Partial<TWorklistCriteria> = {}): TWorklistCriteria {
     to: null,
     searchText: null,
     searchWeeks: null,
+    searchFacilities: null,
     dateKey: 'LAST_1_WEEK UTC',
     ...patch,
   };

@@ -45,6 +45,13 @@ export type TWorklistCriteria = {
    * week-keyed trigram index (migration 0005). Null: the plain trigram index serves.
    */
   searchWeeks: number[] | null;
+  /**
+   * With a search the week keys do not serve (all dates, or more than MAX_SEARCH_WEEKS weeks) by a
+   * caller who sees at most MAX_SEARCH_FACILITIES facilities (facilitiesOf), whose text has a
+   * trigram: those facilities, for the facility-keyed trigram index (migration 0030). Null: another
+   * index serves.
+   */
+  searchFacilities: readonly string[] | null;
   /** What the date filter asked for (the preset and time zone, or the custom bounds), for cache keys. */
   dateKey: string;
 };
@@ -149,12 +156,21 @@ export const searchWeekOf = (at: Date): number => Math.floor(at.getTime() / WEEK
 export const MAX_SEARCH_WEEKS = 16;
 
 /**
+ * Up to this many facilities a search over all dates reads the facility-keyed index (one index scan
+ * per facility); a caller who sees more (or the whole organisation) reads the plain trigram index.
+ */
+export const MAX_SEARCH_FACILITIES = 32;
+
+/** Whether a search text holds a trigram both keyed indexes know: three ASCII letters or digits in a row. */
+const hasSearchKeys = (term: string): boolean => /[A-Za-z0-9]{3}/.test(term);
+
+/**
  * The weeks to search, or null for the plain index. The text must hold three ASCII letters or digits
  * in a row: normalisation (ris_unaccent, lower) leaves them as they are, so the searched keys are
  * never empty (an empty key list would match every row of the index).
  */
 function searchWeeksOf(term: string, range: Pick<TWorklistCriteria, 'from' | 'to'>): number[] | null {
-  if (!range.from || !range.to || !/[A-Za-z0-9]{3}/.test(term)) return null;
+  if (!range.from || !range.to || !hasSearchKeys(term)) return null;
   const first = searchWeekOf(range.from);
   const last = searchWeekOf(range.to.at);
   if (last - first + 1 > MAX_SEARCH_WEEKS) return null;
@@ -181,7 +197,8 @@ export async function resolveWorklistCriteria(
   await checkFacilityIds(db, scope, facilityIds);
   await checkUserIds(db, scope, byUserIds);
   const search = filters.search?.trim() ?? '';
-  return {
+  const searchWeeks = search === '' ? null : searchWeeksOf(search, range);
+  const criteria: TWorklistCriteria = {
     scope,
     byUserIds,
     statuses: statuses.length > 0 ? statuses : LISTED_STATUSES,
@@ -191,8 +208,13 @@ export async function resolveWorklistCriteria(
     facilityIds,
     ...range,
     searchText: search === '' ? null : search,
-    searchWeeks: search === '' ? null : searchWeeksOf(search, range),
+    searchWeeks,
+    searchFacilities: null,
   };
+  if (search === '' || searchWeeks || !hasSearchKeys(search)) return criteria;
+  const facilities = facilitiesOf(criteria);
+  const few = facilities !== null && facilities.length > 0 && facilities.length <= MAX_SEARCH_FACILITIES;
+  return few ? { ...criteria, searchFacilities: facilities } : criteria;
 }
 
 /**
@@ -290,6 +312,15 @@ export function worklistFilters(
         sql`ris_search_week_keys("studies"."search_text", "studies"."created_at") @> ris_search_query_keys(${searchText}, ${week}::int)`,
     );
     conditions.push(sql`(${sql.join(perWeek, sql.raw(' or '))})`);
+    conditions.push(sql`strpos("studies"."search_text", lower(ris_unaccent(${searchText}))) > 0`);
+  } else if (searchText !== null && criteria.searchFacilities) {
+    // Within the caller's few facilities (worklistWhere says them: every match lies in one): one scan
+    // of the facility-keyed index per facility, ORed, finds those facilities' rows with the trigrams.
+    const perFacility = criteria.searchFacilities.map(
+      (facility) =>
+        sql`ris_search_facility_keys("studies"."search_text", "studies"."facility_id") @> ris_search_facility_query_keys(${searchText}, ${facility}::uuid)`,
+    );
+    conditions.push(sql`(${sql.join(perFacility, sql.raw(' or '))})`);
     conditions.push(sql`strpos("studies"."search_text", lower(ris_unaccent(${searchText}))) > 0`);
   } else if (searchText !== null) {
     conditions.push(containsFolded(sql`"studies"."search_text"`, searchText));

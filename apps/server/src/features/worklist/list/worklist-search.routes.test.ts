@@ -29,6 +29,10 @@ let server: TTestServer;
 let token = '';
 let organisationId = '';
 let principal: TPrincipal;
+/** A radiologist of two of the organisation's three facilities (the facility-keyed index). */
+let staffToken = '';
+let staffFacilityIds: string[] = [];
+let staffPrincipal: TPrincipal;
 
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
@@ -90,6 +94,31 @@ beforeAll(async () => {
     }
   }
   await buildStudy(db, { facility: foreign, patientName: 'José Fernández', createdAt: before(HOUR) });
+  // The staff caller's second facility, a facility of theirs they are not at, and another
+  // organisation's facility whose id ends as the first's (the facility index's key tag): each holds
+  // the same names at a few instants, found only in the first two.
+  const second = await buildFacility(db, { organisationId });
+  const notTheirs = await buildFacility(db, { organisationId });
+  const twin = await buildFacility(db, {
+    id: `00000000-0000-4000-8000-${facility.id.slice(-12)}`,
+  });
+  for (const other of [second, notTheirs, twin]) {
+    for (const createdAt of [before(HOUR), before(20 * DAY), before(60 * WEEK_MS)]) {
+      for (const patientName of names) {
+        n += 1;
+        await buildStudy(db, { facility: other, patientName, patientIdentifier: `MRN-${n}`, createdAt });
+      }
+    }
+  }
+  staffFacilityIds = [facility.id, second.id];
+  const radiologist = await buildUser(db, { role: 'RADIOLOGIST', facilities: [facility, second] });
+  staffToken = await tokenFor(server, radiologist);
+  staffPrincipal = {
+    ...principal,
+    userId: radiologist.id,
+    role: 'RADIOLOGIST',
+    facilityIds: staffFacilityIds,
+  };
 });
 
 afterAll(async () => server.close());
@@ -135,32 +164,40 @@ const TERMS = [
 ];
 
 /** The worklist criteria of a query string, as the route resolves them for the admin. */
-async function criteriaOf(query: string) {
+async function criteriaOf(query: string, caller: TPrincipal = principal) {
   const filters = ZWorklistFilters.parse(Object.fromEntries(new URLSearchParams(query)));
-  return resolveWorklistCriteria(server.db, await loadScope(server.db, principal), filters, NOW);
+  return resolveWorklistCriteria(server.db, await loadScope(server.db, caller), filters, NOW);
 }
 
 /**
  * The oracle: the organisation's listed studies in the range whose search_text contains the folded
  * term (strpos: no pattern language, no index).
  */
-async function expected(term: string, range: string): Promise<string[]> {
+async function expected(term: string, range: string, facilityIds?: string[]): Promise<string[]> {
   const criteria = await criteriaOf(range);
   const from = criteria.from?.toISOString() ?? '-infinity';
   const to = criteria.to?.at.toISOString() ?? 'infinity';
+  const facilities = facilityIds
+    ? sql`and facility_id in (${sql.join(
+        facilityIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`
+    : sql``;
   const rows = await queryRows<{ id: string }>(
     server.db,
     sql`select id from studies where organisation_id = ${organisationId} and status <> 'DELETED'
-      and created_at >= ${from}::timestamptz and created_at <= ${to}::timestamptz
+      and created_at >= ${from}::timestamptz and created_at <= ${to}::timestamptz ${facilities}
       and strpos(search_text, lower(ris_unaccent(${term}))) > 0`,
   );
   return rows.map((row) => row.id).sort();
 }
 
-async function found(term: string, range: string) {
+async function found(term: string, range: string, caller = token) {
   const query = `${range}&search=${encodeURIComponent(term)}&limit=100`;
-  const list = await server.request('GET', `/api/v1/worklist?${query}`, { token });
-  const counts = await server.request('GET', `/api/v1/worklist/status/count?${query}`, { token });
+  const list = await server.request('GET', `/api/v1/worklist?${query}`, { token: caller });
+  const counts = await server.request('GET', `/api/v1/worklist/status/count?${query}`, {
+    token: caller,
+  });
   expect(list.status, list.text).toBe(200);
   expect(counts.status, counts.text).toBe(200);
   const body = list.json as TWorklistListResponse;
@@ -211,11 +248,33 @@ describe('GET /worklist search within date ranges', () => {
     }
   });
 
+  it('finds for a staff member what LIKE finds in their facilities only, over every range', async () => {
+    for (const range of Object.values(RANGES)) {
+      for (const term of TERMS) {
+        const want = await expected(term, range, staffFacilityIds);
+        const got = await found(term, range, staffToken);
+        expect({ term, range, ids: got.ids }).toEqual({ term, range, ids: want });
+        expect({ term, range, total: got.total, counted: got.counted }).toEqual({
+          term,
+          range,
+          total: want.length,
+          counted: want.length,
+        });
+      }
+    }
+    // The twin facility's and the unassigned facility's Fernándezes are there, and never found.
+    expect((await expected('fernand', RANGES['open start (plain index)'])).length).toBe(3 * 11 + 3 * 2 * 3);
+    expect((await found('fernand', RANGES['open start (plain index)'], staffToken)).total).toBe(
+      3 * 11 + 3 * 3,
+    );
+  });
+
   it('finds a common name in every week of a month, and at both sides of a week edge', async () => {
     // 3 names (two Fernández, one Fernando) × the 7 instants of the last month: 1 h ago, the week's
     // start, 1 ms before it, 3, 8, 20 and 29 days ago; 2 of the instants at the week edge.
+    // The two other facilities of the organisation add theirs of 1 h and 20 days ago.
     const month = await found('fernand', RANGES.month);
-    expect(month.total).toBe(3 * 7);
+    expect(month.total).toBe(3 * 7 + 2 * 2 * 3);
     const edge = await found('fernand', RANGES['week edge']);
     expect(edge.total).toBe(3 * 2);
   });
@@ -227,8 +286,8 @@ describe('the search plan', () => {
    * others but the primary key dropped in a transaction that is rolled back): a few dozen rows would otherwise be read
    * through the created_at index or in sequence, whatever the search.
    */
-  async function plan(term: string, range: string): Promise<string> {
-    const criteria = await criteriaOf(`${range}&search=${encodeURIComponent(term)}`);
+  async function plan(term: string, range: string, caller: TPrincipal = principal): Promise<string> {
+    const criteria = await criteriaOf(`${range}&search=${encodeURIComponent(term)}`, caller);
     const where = worklistWhere(server.db, criteria, criteria.statuses);
     let text = '';
     await server.db
@@ -236,7 +295,8 @@ describe('the search plan', () => {
         const others = await queryRows<{ name: string }>(
           tx,
           sql`select indexname as name from pg_indexes where tablename = 'studies'
-            and indexname not in ('studies_pkey', 'studies_search_trgm_idx', 'studies_search_week_idx')`,
+            and indexname not in ('studies_pkey', 'studies_search_trgm_idx', 'studies_search_week_idx',
+              'studies_search_facility_idx')`,
         );
         for (const { name } of others) await tx.execute(sql.raw(`drop index "${name}" cascade`));
         // With statistics, as autovacuum keeps them: the planner weighs the keys' frequencies.
@@ -263,5 +323,18 @@ describe('the search plan', () => {
     );
     // No three ASCII letters or digits in a row: no keys to look up.
     expect(await plan('सीता', RANGES.month)).not.toContain('studies_search_week_idx');
+  });
+
+  it('reads the facility-keyed index for a staff member over all dates or many weeks, not for an admin', async () => {
+    const staff = (range: string, term = 'fernand') => plan(term, range, staffPrincipal);
+    expect(await staff(RANGES['open start (plain index)'])).toContain('studies_search_facility_idx');
+    expect(await staff(RANGES['30 weeks (plain index)'])).toContain('studies_search_facility_idx');
+    expect(await staff(RANGES.month)).toContain('studies_search_week_idx');
+    expect(await staff(RANGES['open start (plain index)'], 'सीता')).not.toContain(
+      'studies_search_facility_idx',
+    );
+    expect(await plan('fernand', RANGES['open start (plain index)'])).not.toContain(
+      'studies_search_facility_idx',
+    );
   });
 });
