@@ -42,5 +42,13 @@ export function buildItem(n: number, patch: Partial<TWorklistItem> = {}): TWorkl
 }
 
 export function buildPage(items: TWorklistItem[], limit = 10, total = items.length): TWorklistListResponse {
-  return { items, total, limit, offset: 0, next_offset: total > limit ? limit : null, previous_offset: null };
+  return {
+    items,
+    total,
+    limit,
+    offset: 0,
+    next_offset: total > limit ? limit : null,
+    previous_offset: null,
+    total_capped: false,
+  };
 }

@@ -46,3 +46,12 @@ export function paginate(total: number, limit: number, offset: number): TPaginat
     previous_offset: offset > 0 ? Math.max(0, offset - limit) : null,
   };
 }
+
+/**
+ * Where a count capped at `cap` stops: one past the cap, or past the page asked for (so a page beyond
+ * the cap still knows whether another follows). A count that reaches it reports one less, as a lower
+ * bound (total_capped).
+ */
+export function cappedCountLimit(cap: number, page: { offset: number; limit: number }): number {
+  return Math.max(cap, page.offset + page.limit + 1) + 1;
+}

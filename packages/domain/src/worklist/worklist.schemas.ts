@@ -179,7 +179,23 @@ export type TWorklistItemFacts = z.infer<typeof ZWorklistItemFacts>;
 export const ZWorklistItem = ZWorklistItemFacts.extend({ abilities: ZWorklistItemAbilities });
 export type TWorklistItem = z.infer<typeof ZWorklistItem>;
 
-export const ZWorklistListResponse = ZPagination.extend({ items: z.array(ZWorklistItem) });
+/**
+ * A worklist search over all dates (or a long range) of the whole organisation counts its matches
+ * exactly up to this many (and always past the page asked for); beyond it the total says "at least"
+ * (total_capped): counting every study a common name matches in years of studies would cost more
+ * than finding the page.
+ */
+export const WORKLIST_SEARCH_COUNT_CAP = 1000;
+
+export const ZWorklistListResponse = ZPagination.extend({
+  items: z.array(ZWorklistItem),
+  /**
+   * true: more studies match than were counted, and `total` is a lower bound (a search counted up to
+   * WORKLIST_SEARCH_COUNT_CAP, or past the page asked for); pages still follow each other newest
+   * (or oldest) first. false: `total` is exact, as it always is without a search.
+   */
+  total_capped: z.boolean(),
+});
 export type TWorklistListResponse = z.infer<typeof ZWorklistListResponse>;
 
 /** GET /worklist/status/count: per status, and per display group (ALL, ORDERED, ON_PROGRESS, COMPLETED). */

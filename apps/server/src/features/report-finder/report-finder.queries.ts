@@ -2,7 +2,7 @@
 // PostgreSQL (matches found by the GIN index of search_vector or by walking the reports' copies of
 // their study's arrival, counted up to a cap), and a page's rows in full (details, rank, ts_headline
 // for the page's rows only), for that page or one found by the walk (report-finder-walk.ts).
-import { REPORT_FINDER_COUNT_CAP } from '@ris/domain';
+import { cappedCountLimit, REPORT_FINDER_COUNT_CAP } from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDbOrTx } from '../../db/client.ts';
 import { oneOf } from '../../db/one-of.ts';
@@ -106,7 +106,7 @@ export function studySide(db: TDbOrTx, criteria: TReportFinderCriteria): SQL[] {
  * cap still knows whether another follows). One more than the total reported.
  */
 export function countLimitOf(criteria: Pick<TReportFinderCriteria, 'limit' | 'offset'>): number {
-  return Math.max(REPORT_FINDER_COUNT_CAP, criteria.offset + criteria.limit + 1) + 1;
+  return cappedCountLimit(REPORT_FINDER_COUNT_CAP, criteria);
 }
 
 /**

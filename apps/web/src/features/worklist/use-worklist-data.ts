@@ -28,6 +28,7 @@ const EMPTY: TWorklistListResponse = {
   offset: 0,
   next_offset: null,
   previous_offset: null,
+  total_capped: false,
 };
 
 /**

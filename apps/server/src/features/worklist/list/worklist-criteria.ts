@@ -148,6 +148,8 @@ async function checkUserIds(db: TDbOrTx, scope: TScope, ids: string[]): Promise<
 /** A week of created_at as ris_search_week() numbers it: whole weeks since the Unix epoch. */
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 export const searchWeekOf = (at: Date): number => Math.floor(at.getTime() / WEEK_MS);
+/** The first instant of a week as ris_search_week() numbers them. */
+export const searchWeekStart = (week: number): Date => new Date(week * WEEK_MS);
 
 /**
  * Up to this many weeks a search reads the week-keyed index (one index scan per week); a longer or
@@ -162,7 +164,7 @@ export const MAX_SEARCH_WEEKS = 16;
 export const MAX_SEARCH_FACILITIES = 32;
 
 /** Whether a search text holds a trigram both keyed indexes know: three ASCII letters or digits in a row. */
-const hasSearchKeys = (term: string): boolean => /[A-Za-z0-9]{3}/.test(term);
+export const hasSearchKeys = (term: string): boolean => /[A-Za-z0-9]{3}/.test(term);
 
 /**
  * The weeks to search, or null for the plain index. The text must hold three ASCII letters or digits

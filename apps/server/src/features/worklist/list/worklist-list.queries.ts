@@ -16,6 +16,7 @@ import { PATIENT_DOCUMENTS_JSON, WORKLIST_ITEM_JSON_COLUMNS } from '../../studie
 import { rollupStatusCountsSql, rollupTotalSql } from './worklist-rollup.ts';
 import { hotRows, type TPlanMode } from './worklist-sql.ts';
 import { walkedPageIdsSql } from './worklist-page-walk.ts';
+import { walkSearch, walksSearch } from './worklist-search-walk.ts';
 
 /** The column behind each sort_by value (the whitelist is WORKLIST_SORT_FIELDS), as SQL text. */
 const SORT_COLUMNS = {
@@ -147,10 +148,26 @@ export async function listWorklistJson(
         left join users u on u.id = s.last_assigned_user_id
         left join lateral (${PATIENT_DOCUMENTS_JSON}) d on true
         ${sql.raw(`order by s.${column} ${direction}, s.id ${direction}`)}) i`;
-  const respond = (items: readonly string[], total: number, edges: TWindowEdges | null) => {
-    const page = JSON.stringify(paginate(total, query.limit, query.offset));
+  const respond = (items: readonly string[], total: number, edges: TWindowEdges | null, capped = false) => {
+    const page = JSON.stringify({ ...paginate(total, query.limit, query.offset), total_capped: capped });
     return { body: `{"items":[${items.join(',')}],${page.slice(1)}`, total, edges };
   };
+  const pageOf = (ids: readonly string[]) =>
+    itemsSql(sql`select * from studies where studies.id = any(${`{${ids.join(',')}}`}::uuid[])`, sql``);
+
+  if (searching && walksSearch(criteria, query)) {
+    // Over all dates (or many weeks) of the whole organisation: walked newest first, counted up to
+    // a cap (worklist-search-walk.ts); the page's rows are then read by id.
+    const walk = await walkSearch(database, criteria, query);
+    const rows =
+      walk.ids.length === 0 ? [] : await hotRows<{ item: string }>(database, pageOf(walk.ids), run);
+    return respond(
+      rows.map((row) => row.item),
+      walk.total,
+      null,
+      walk.capped,
+    );
+  }
 
   if (searching) {
     // The trigram index finds the matches but cannot give them in order, and PostgreSQL estimates

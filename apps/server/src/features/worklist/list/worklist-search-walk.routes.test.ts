@@ -1,0 +1,168 @@
+// A worklist search over all dates (or many weeks) of the whole organisation is walked newest first
+// in runs of weeks and counted up to WORKLIST_SEARCH_COUNT_CAP (worklist-search-walk.ts). Every page
+// must be exactly the page ORDER BY created_at, id … LIMIT … OFFSET gives over the matches, before,
+// across and past the cap, both ways; the total exact (total_capped false) when the walk read every
+// week, else the cap or one past the page as a lower bound; nothing of another organisation.
+import { WORKLIST_SEARCH_COUNT_CAP, type TWorklistListResponse } from '@ris/domain';
+import { sql, type SQL } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../../db/rows.ts';
+import { tokenFor } from '../../../test/auth-helpers.ts';
+import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+
+/** Studies 75 minutes apart (every third shares the time of the one before): 19 weeks of them. */
+const STUDIES = 2_600;
+const NOW = new Date('2026-11-19T12:00:00Z');
+const WEEK_MS = 7 * 24 * 3_600_000;
+let server: TTestServer;
+let organisationId = '';
+const tokens = { admin: '', otherAdmin: '' };
+
+/** Inserts the studies of `generate_series(1, count)`: every one a "Patient", some rarer names. */
+async function insertStudies(organisation: string, count: number, prefix: string) {
+  const db = server.db;
+  const facilities = await Promise.all(
+    [1, 2, 3].map(() => buildFacility(db, { organisationId: organisation })),
+  );
+  const patient = await buildPatient(db, { facility: facilities[0] });
+  const ids = facilities.map((facility) => facility.id);
+  await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number, patient_name,
+      status, created_at)
+    select ${organisation}::uuid, (array[${ids[0]}::uuid, ${ids[1]}::uuid, ${ids[2]}::uuid])[1 + g % 3],
+      ${patient.id}::uuid, ${prefix} || g,
+      'Patient ' || case when g % 400 = 0 then 'Fernández' when g % 3 = 0 then 'Smithson' else 'Ann' end,
+      (array['TO_READ','ASSIGNED','FINAL','ORDERED','DELETED']::study_status[])[1 + g % 5],
+      ${NOW.toISOString()}::timestamptz - ((g - g % 3) * interval '75 minutes')
+    from generate_series(1, ${count}) g`);
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ clock: () => NOW });
+  const db = server.db;
+  organisationId = (await buildOrganisation(db)).id;
+  tokens.admin = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId }));
+  await insertStudies(organisationId, STUDIES, 'SW');
+  const other = (await buildOrganisation(db)).id;
+  tokens.otherAdmin = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId: other }));
+  await insertStudies(other, 300, 'SX');
+});
+
+afterAll(async () => server.close());
+
+type TCase = { search: string; range?: string; statuses?: SQL; order: 'desc' | 'asc' };
+
+/** The matches straight from `studies`, sorted, or their page. */
+async function expectedIds(test: TCase, page?: { offset: number }): Promise<string[]> {
+  const direction = sql.raw(test.order);
+  const limits = page ? sql`limit 25 offset ${page.offset}` : sql``;
+  const rows = await queryRows<{ id: string }>(
+    server.db,
+    sql`select id from studies where organisation_id = ${organisationId}::uuid
+      and ${test.statuses ?? sql`status <> 'DELETED'`} and ${test.range ? sql.raw(test.range) : sql`true`}
+      and strpos(search_text, lower(ris_unaccent(${test.search}))) > 0
+      order by created_at ${direction}, id ${direction} ${limits}`,
+  );
+  return rows.map((row) => row.id);
+}
+
+async function listed(query: string, token = tokens.admin): Promise<TWorklistListResponse> {
+  const response = await server.request('GET', `/api/v1/worklist?limit=25&${query}`, { token });
+  expect(response.status, response.text).toBe(200);
+  return response.json as TWorklistListResponse;
+}
+
+const queryOf = (test: TCase, extra: string, offset: number) =>
+  `search=${encodeURIComponent(test.search)}&sort_order=${test.order}&offset=${offset}&${extra}`;
+
+describe('a search over all dates, walked and counted up to the cap', () => {
+  const allDates = 'date_range_type=CUSTOM';
+
+  it('gives every page ORDER BY gives, newest and oldest first, before, across and past the cap', async () => {
+    for (const order of ['desc', 'asc'] as const) {
+      const test: TCase = { search: 'patient', order };
+      const matches = (await expectedIds(test)).length;
+      expect(matches).toBeGreaterThan(WORKLIST_SEARCH_COUNT_CAP + 500);
+      for (const offset of [0, 25, 975, 990, 1000, 1480, matches - 30, matches - 25, matches, matches + 10]) {
+        const page = await listed(queryOf(test, allDates, offset));
+        expect({ order, offset, ids: page.items.map((item) => item.id) }).toEqual({
+          order,
+          offset,
+          ids: await expectedIds(test, { offset }),
+        });
+        // Counted up to the cap, or one past the page; exact once the walk has read every week.
+        const limit = Math.max(WORKLIST_SEARCH_COUNT_CAP, offset + 26);
+        const capped = matches > limit;
+        expect({ offset, total: page.total, capped: page.total_capped }).toEqual({
+          offset,
+          total: capped ? limit : matches,
+          capped,
+        });
+        expect(page.next_offset).toBe(offset + 25 < (capped ? limit : matches) ? offset + 25 : null);
+      }
+    }
+  });
+
+  it('counts a rarer text exactly, and finds a rare one in every week it lies in', async () => {
+    for (const search of ['smithson', 'FERNÁNDEZ', 'no such patient']) {
+      const test: TCase = { search, order: 'desc' };
+      const want = await expectedIds(test);
+      expect(want.length).toBeLessThan(WORKLIST_SEARCH_COUNT_CAP);
+      const pages: string[] = [];
+      for (let offset = 0; offset < Math.max(want.length, 1); offset += 25) {
+        const page = await listed(queryOf(test, allDates, offset));
+        expect({ search, total: page.total, capped: page.total_capped }).toEqual({
+          search,
+          total: want.length,
+          capped: false,
+        });
+        pages.push(...page.items.map((item) => item.id));
+      }
+      expect({ search, pages }).toEqual({ search, pages: want });
+    }
+  });
+
+  it('walks a range of more weeks than the week keys serve, and a status tab, within the range', async () => {
+    const start = new Date(NOW.getTime() - 18 * WEEK_MS - 1).toISOString();
+    const end = new Date(NOW.getTime() - WEEK_MS + 1).toISOString();
+    const range = `created_at >= '${start}'::timestamptz and created_at <= '${end}'::timestamptz`;
+    const dates = `date_range_type=CUSTOM&start_date=${start}&end_date=${end}`;
+    const cases: [TCase, string][] = [
+      [{ search: 'patient', range, order: 'desc' }, dates],
+      [{ search: 'patient', range, order: 'asc' }, dates],
+      [{ search: 'patient', statuses: sql`status = 'FINAL'`, order: 'desc' }, `${allDates}&statuses=FINAL`],
+      [{ search: 'ann', statuses: sql`status = 'DELETED'`, order: 'asc' }, `${allDates}&statuses=DELETED`],
+    ];
+    for (const [test, extra] of cases) {
+      for (const offset of [0, 500, 1000]) {
+        const page = await listed(queryOf(test, extra, offset));
+        expect({ extra, offset, ids: page.items.map((item) => item.id) }).toEqual({
+          extra,
+          offset,
+          ids: await expectedIds(test, { offset }),
+        });
+      }
+    }
+  });
+
+  it('sorted otherwise, counts every match exactly', async () => {
+    const page = await listed(`search=patient&${allDates}&sort_by=patient_name&sort_order=asc`);
+    const matches = (await expectedIds({ search: 'patient', order: 'desc' })).length;
+    expect({ total: page.total, capped: page.total_capped }).toEqual({ total: matches, capped: false });
+  });
+
+  it('finds nothing of another organisation', async () => {
+    const page = await listed(`search=patient&${allDates}`, tokens.otherAdmin);
+    expect({ total: page.total, capped: page.total_capped }).toEqual({ total: 240, capped: false });
+    const ids = page.items.map((item) => item.id);
+    const ours = await queryRows<{ n: number }>(
+      server.db,
+      sql`select count(*)::int as n from studies where organisation_id = ${organisationId}::uuid
+        and id::text in (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+    );
+    expect(ours[0]?.n).toBe(0);
+  });
+});

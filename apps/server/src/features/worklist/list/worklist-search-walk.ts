@@ -1,0 +1,118 @@
+// A worklist search over all dates (or more weeks than one read of the week keys serves) across the
+// whole organisation, sorted by arrival: its cost follows the page, not the archive. The range is
+// walked in runs of weeks, newest first (oldest first for an ascending sort), each run read through
+// the week-keyed trigram index (migration 0005) and sorted by PostgreSQL; runs do not overlap in time,
+// so the runs' rows one after the other are the matches in order. The walk stops once the page is
+// found and the matches are counted up to WORKLIST_SEARCH_COUNT_CAP (or past the page): a common name
+// reads a week or two, where counting it exactly read every week of the archive (12,000 rows at
+// 1,000,000 studies over 90 days; years of studies would be years of rows). Runs double (1, 2, 4, 8
+// weeks, then MAX_SEARCH_WEEKS at a time), so a rare text still reads the archive in few statements.
+import { cappedCountLimit, WORKLIST_SEARCH_COUNT_CAP, type TWorklistListQuery } from '@ris/domain';
+import { sql } from 'drizzle-orm';
+import type { TDatabase } from '../../../db/client.ts';
+import {
+  hasSearchKeys,
+  MAX_SEARCH_WEEKS,
+  searchWeekOf,
+  searchWeekStart,
+  worklistWhere,
+  type TWorklistCriteria,
+} from './worklist-criteria.ts';
+import { hotRows } from './worklist-sql.ts';
+
+type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
+
+/**
+ * Whether a search is walked: sorted by arrival, with a text the week keys know, that neither the
+ * range's weeks (a bounded range of a few weeks) nor the caller's few facilities narrow down.
+ */
+export function walksSearch(criteria: TWorklistCriteria, page: TPage): boolean {
+  const { searchText } = criteria;
+  return (
+    searchText !== null &&
+    criteria.searchWeeks === null &&
+    criteria.searchFacilities === null &&
+    hasSearchKeys(searchText) &&
+    page.sort_by === 'created_at'
+  );
+}
+
+export type TSearchWalk = {
+  /** The page's study ids, in the page's order. */
+  ids: string[];
+  /** The matches counted: exact, or a lower bound when capped. */
+  total: number;
+  capped: boolean;
+};
+
+/** The weeks of the walk in its order: the range's, within the organisation's first and last arrival. */
+async function weeksToWalk(database: TDatabase, criteria: TWorklistCriteria, newestFirst: boolean) {
+  // In epoch milliseconds (a number on either engine; the last is rounded up, the first down).
+  const [span] = await hotRows<{ first: number | null; last: number | null }>(
+    database,
+    sql`select floor(extract(epoch from min("created_at")) * 1000)::float8 as first,
+        ceil(extract(epoch from max("created_at")) * 1000)::float8 as last
+      from studies where "organisation_id" = ${criteria.scope.organisationId}::uuid`,
+    { prepare: true, plan: 'generic' },
+  );
+  if (span?.first == null || span.last == null) return [];
+  const from = Math.max(criteria.from?.getTime() ?? span.first, span.first);
+  const to = Math.min(criteria.to?.at.getTime() ?? span.last, span.last);
+  const weeks: number[] = [];
+  for (let week = searchWeekOf(new Date(from)); week <= searchWeekOf(new Date(to)); week++) weeks.push(week);
+  return newestFirst ? weeks.reverse() : weeks;
+}
+
+/** The criteria of one run of weeks: its weeks' instants within the range, read by week keys. */
+function runCriteria(criteria: TWorklistCriteria, weeks: number[]): TWorklistCriteria {
+  const first = Math.min(...weeks);
+  const last = Math.max(...weeks);
+  const start = searchWeekStart(first);
+  const end = searchWeekStart(last + 1);
+  return {
+    ...criteria,
+    from: criteria.from && criteria.from > start ? criteria.from : start,
+    to: criteria.to && criteria.to.at < end ? criteria.to : { at: end, inclusive: false },
+    searchWeeks: weeks,
+  };
+}
+
+/**
+ * The page's ids and the capped total of a walked search (walksSearch): runs of weeks are read in
+ * the sort's direction until the page is found and the count reaches cappedCountLimit, or the weeks
+ * run out (then the total is exact).
+ */
+export async function walkSearch(
+  database: TDatabase,
+  criteria: TWorklistCriteria,
+  page: TPage,
+): Promise<TSearchWalk> {
+  const newestFirst = page.sort_order !== 'asc';
+  const direction = newestFirst ? 'desc' : 'asc';
+  const weeks = await weeksToWalk(database, criteria, newestFirst);
+  const countLimit = cappedCountLimit(WORKLIST_SEARCH_COUNT_CAP, page);
+  const ids: string[] = [];
+  let counted = 0;
+  let next = 0;
+  for (let size = 1; next < weeks.length; size = Math.min(size * 2, MAX_SEARCH_WEEKS)) {
+    const run = weeks.slice(next, next + (next === 0 ? 1 : size));
+    next += run.length;
+    const where = worklistWhere(database.db, runCriteria(criteria, run), criteria.statuses);
+    // The page's part of this run: its rows from the page's first (offset) on, as many as it lacks.
+    const skip = Math.max(0, page.offset - counted);
+    const wanted = Math.max(0, page.limit - ids.length);
+    const order = sql.raw(`order by created_at ${direction}, id ${direction}`);
+    const [row] = await hotRows<{ n: number; ids: string[] }>(
+      database,
+      sql`with m as materialized (select "studies"."id", "studies"."created_at" from studies where ${where})
+        select (select count(*) from m)::int as n,
+          array(select id from m ${order} offset ${skip} limit ${wanted})::text[] as ids`,
+      // A search's plan depends on its text: planned each time, not prepared.
+      { prepare: false },
+    );
+    counted += row?.n ?? 0;
+    ids.push(...(row?.ids ?? []));
+    if (counted >= countLimit) return { ids, total: countLimit - 1, capped: true };
+  }
+  return { ids, total: counted, capped: false };
+}
