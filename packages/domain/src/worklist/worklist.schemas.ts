@@ -202,6 +202,11 @@ export type TWorklistListResponse = z.infer<typeof ZWorklistListResponse>;
 export const ZWorklistStatusCounts = z.object({
   statuses: z.record(ZStudyStatus, z.number().int()),
   groups: z.record(z.enum(STATUS_GROUPS), z.number().int()),
+  /**
+   * true: a search over all dates of the whole organisation whose matches were counted up to
+   * WORKLIST_SEARCH_COUNT_CAP (as the list counts them): each count is a lower bound. false: exact.
+   */
+  capped: z.boolean(),
 });
 export type TWorklistStatusCounts = z.infer<typeof ZWorklistStatusCounts>;
 

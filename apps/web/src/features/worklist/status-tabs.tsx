@@ -14,7 +14,8 @@ export interface StatusTabsProps {
 
 /**
  * The filter tabs All / Ordered / In Progress / Completed with live counts. They filter the one table
- * below rather than switch panels, so they are a group of pressed-state buttons.
+ * below rather than switch panels, so they are a group of pressed-state buttons. A search over all
+ * dates counts up to a cap: its counts are lower bounds, shown as "1001+".
  */
 export function StatusTabs({ value, onChange, counts }: StatusTabsProps) {
   return (
@@ -41,7 +42,7 @@ export function StatusTabs({ value, onChange, counts }: StatusTabsProps) {
                 active ? 'bg-accent text-accent-fg' : 'bg-surface-hover text-fg-muted',
               )}
             >
-              {count ?? '–'}
+              {count === undefined ? '–' : `${count}${counts?.capped ? '+' : ''}`}
             </span>
           </button>
         );

@@ -3,7 +3,13 @@
 // must be exactly the page ORDER BY created_at, id … LIMIT … OFFSET gives over the matches, before,
 // across and past the cap, both ways; the total exact (total_capped false) when the walk read every
 // week, else the cap or one past the page as a lower bound; nothing of another organisation.
-import { WORKLIST_SEARCH_COUNT_CAP, type TWorklistListResponse } from '@ris/domain';
+import {
+  STUDY_STATUSES,
+  WORKLIST_SEARCH_COUNT_CAP,
+  type TStudyStatus,
+  type TWorklistListResponse,
+  type TWorklistStatusCounts,
+} from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
@@ -149,6 +155,43 @@ describe('a search over all dates, walked and counted up to the cap', () => {
     const page = await listed(`search=patient&${allDates}&sort_by=patient_name&sort_order=asc`);
     const matches = (await expectedIds({ search: 'patient', order: 'desc' })).length;
     expect({ total: page.total, capped: page.total_capped }).toEqual({ total: matches, capped: false });
+  });
+
+  it('counts the tabs as the list counts: exact under the cap, lower bounds past it', async () => {
+    const countsOf = async (search: string) => {
+      const response = await server.request(
+        'GET',
+        `/api/v1/worklist/status/count?search=${encodeURIComponent(search)}&${allDates}`,
+        { token: tokens.admin },
+      );
+      expect(response.status, response.text).toBe(200);
+      return response.json as TWorklistStatusCounts;
+    };
+    const perStatus = async (search: string) => {
+      const rows = await queryRows<{ status: TStudyStatus; n: number }>(
+        server.db,
+        sql`select status, count(*)::int as n from studies where organisation_id = ${organisationId}::uuid
+          and strpos(search_text, lower(ris_unaccent(${search}))) > 0 group by status`,
+      );
+      return new Map(rows.map((row) => [row.status, row.n]));
+    };
+    for (const search of ['smithson', 'FERNÁNDEZ', 'no such patient']) {
+      const [counts, want] = [await countsOf(search), await perStatus(search)];
+      expect({ search, capped: counts.capped }).toEqual({ search, capped: false });
+      for (const status of STUDY_STATUSES) {
+        expect({ search, status, n: counts.statuses[status] }).toEqual({
+          search,
+          status,
+          n: want.get(status) ?? 0,
+        });
+      }
+    }
+    const capped = await countsOf('patient');
+    const want = await perStatus('patient');
+    expect(capped.capped).toBe(true);
+    expect(capped.groups.ALL + capped.statuses.DELETED).toBe(WORKLIST_SEARCH_COUNT_CAP + 1);
+    for (const status of STUDY_STATUSES)
+      expect(capped.statuses[status]).toBeLessThanOrEqual(want.get(status) ?? 0);
   });
 
   it('finds nothing of another organisation', async () => {

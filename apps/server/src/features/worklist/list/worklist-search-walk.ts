@@ -7,7 +7,12 @@
 // reads a week or two, where counting it exactly read every week of the archive (12,000 rows at
 // 1,000,000 studies over 90 days; years of studies would be years of rows). Runs double (1, 2, 4, 8
 // weeks, then MAX_SEARCH_WEEKS at a time), so a rare text still reads the archive in few statements.
-import { cappedCountLimit, WORKLIST_SEARCH_COUNT_CAP, type TWorklistListQuery } from '@ris/domain';
+import {
+  cappedCountLimit,
+  WORKLIST_SEARCH_COUNT_CAP,
+  type TStudyStatus,
+  type TWorklistListQuery,
+} from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
 import {
@@ -27,13 +32,17 @@ type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_ord
  * range's weeks (a bounded range of a few weeks) nor the caller's few facilities narrow down.
  */
 export function walksSearch(criteria: TWorklistCriteria, page: TPage): boolean {
+  return countsSearchByWeeks(criteria) && page.sort_by === 'created_at';
+}
+
+/** Whether a search's matches are counted in runs of weeks up to the cap (walksSearch, any sort). */
+export function countsSearchByWeeks(criteria: TWorklistCriteria): boolean {
   const { searchText } = criteria;
   return (
     searchText !== null &&
     criteria.searchWeeks === null &&
     criteria.searchFacilities === null &&
-    hasSearchKeys(searchText) &&
-    page.sort_by === 'created_at'
+    hasSearchKeys(searchText)
   );
 }
 
@@ -61,6 +70,19 @@ async function weeksToWalk(database: TDatabase, criteria: TWorklistCriteria, new
   const weeks: number[] = [];
   for (let week = searchWeekOf(new Date(from)); week <= searchWeekOf(new Date(to)); week++) weeks.push(week);
   return newestFirst ? weeks.reverse() : weeks;
+}
+
+/** The walk's runs of weeks, in its order: 1, 2, 4, 8, then MAX_SEARCH_WEEKS weeks at a time. */
+function runsOf(weeks: readonly number[]): number[][] {
+  const runs: number[][] = [];
+  for (
+    let next = 0, size = 1;
+    next < weeks.length;
+    next += size, size = Math.min(size * 2, MAX_SEARCH_WEEKS)
+  ) {
+    runs.push(weeks.slice(next, next + size));
+  }
+  return runs;
 }
 
 /** The criteria of one run of weeks: its weeks' instants within the range, read by week keys. */
@@ -93,26 +115,57 @@ export async function walkSearch(
   const countLimit = cappedCountLimit(WORKLIST_SEARCH_COUNT_CAP, page);
   const ids: string[] = [];
   let counted = 0;
-  let next = 0;
-  for (let size = 1; next < weeks.length; size = Math.min(size * 2, MAX_SEARCH_WEEKS)) {
-    const run = weeks.slice(next, next + (next === 0 ? 1 : size));
-    next += run.length;
+  for (const run of runsOf(weeks)) {
     const where = worklistWhere(database.db, runCriteria(criteria, run), criteria.statuses);
     // The page's part of this run: its rows from the page's first (offset) on, as many as it lacks.
     const skip = Math.max(0, page.offset - counted);
     const wanted = Math.max(0, page.limit - ids.length);
     const order = sql.raw(`order by created_at ${direction}, id ${direction}`);
-    const [row] = await hotRows<{ n: number; ids: string[] }>(
-      database,
-      sql`with m as materialized (select "studies"."id", "studies"."created_at" from studies where ${where})
-        select (select count(*) from m)::int as n,
-          array(select id from m ${order} offset ${skip} limit ${wanted})::text[] as ids`,
-      // A search's plan depends on its text: planned each time, not prepared.
-      { prepare: false },
-    );
+    const statement =
+      wanted > 0
+        ? sql`with m as materialized (select "studies"."id", "studies"."created_at" from studies where ${where})
+            select (select count(*) from m)::int as n,
+              array(select id from m ${order} offset ${skip} limit ${wanted})::text[] as ids`
+        : // The page is found: this run is only counted, and only as far as the count still goes.
+          sql`select count(*)::int as n, '{}'::text[] as ids
+            from (select 1 from studies where ${where} limit ${countLimit - counted}) c`;
+    // A search's plan depends on its text: planned each time, not prepared.
+    const [row] = await hotRows<{ n: number; ids: string[] }>(database, statement, { prepare: false });
     counted += row?.n ?? 0;
     ids.push(...(row?.ids ?? []));
     if (counted >= countLimit) return { ids, total: countLimit - 1, capped: true };
   }
   return { ids, total: counted, capped: false };
+}
+
+/**
+ * The tabs' counts of a search counted by weeks (countsSearchByWeeks): per status, over runs of
+ * weeks newest first until WORKLIST_SEARCH_COUNT_CAP + 1 matches are counted (then each count is a
+ * lower bound: capped) or the weeks run out (exact).
+ */
+export async function countSearchByWeeks(
+  database: TDatabase,
+  criteria: TWorklistCriteria,
+  statuses: readonly TStudyStatus[],
+): Promise<{ perStatus: Map<TStudyStatus, number>; capped: boolean }> {
+  const weeks = await weeksToWalk(database, criteria, true);
+  const countLimit = WORKLIST_SEARCH_COUNT_CAP + 1;
+  const perStatus = new Map<TStudyStatus, number>();
+  let counted = 0;
+  for (const run of runsOf(weeks)) {
+    const where = worklistWhere(database.db, runCriteria(criteria, run), statuses);
+    const rows = await hotRows<{ status: TStudyStatus; n: number }>(
+      database,
+      sql`select status, count(*)::int as n
+        from (select "studies"."status" from studies where ${where} limit ${countLimit - counted}) c
+        group by status`,
+      { prepare: false },
+    );
+    for (const row of rows) {
+      perStatus.set(row.status, (perStatus.get(row.status) ?? 0) + row.n);
+      counted += row.n;
+    }
+    if (counted >= countLimit) return { perStatus, capped: true };
+  }
+  return { perStatus, capped: false };
 }
