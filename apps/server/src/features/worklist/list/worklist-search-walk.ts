@@ -1,12 +1,14 @@
-// A worklist search over all dates (or more weeks than one read of the week keys serves) across the
-// whole organisation, sorted by arrival: its cost follows the page, not the archive. The range is
+// A worklist search by a caller the facility-keyed index does not serve (an admin over the whole
+// organisation; anyone over a range of a few weeks), sorted by arrival: its cost follows the page,
+// not the archive nor the range. The range (all dates: the organisation's first to last arrival) is
 // walked in runs of weeks, newest first (oldest first for an ascending sort), each run read through
 // the week-keyed trigram index (migration 0005) and sorted by PostgreSQL; runs do not overlap in time,
 // so the runs' rows one after the other are the matches in order. The walk stops once the page is
 // found and the matches are counted up to WORKLIST_SEARCH_COUNT_CAP (or past the page): a common name
-// reads a week or two, where counting it exactly read every week of the archive (12,000 rows at
-// 1,000,000 studies over 90 days; years of studies would be years of rows). Runs double (1, 2, 4, 8
-// weeks, then MAX_SEARCH_WEEKS at a time), so a rare text still reads the archive in few statements.
+// reads a week or two, where counting it exactly read every week of the range (12,000 rows over all
+// dates at 1,000,000 studies over 90 days, 4,000 over a month; years of studies would be years of
+// rows). Runs double (1, 2, 4, 8 weeks, then MAX_SEARCH_WEEKS at a time), so a rare text still reads
+// the range in few statements.
 import {
   cappedCountLimit,
   WORKLIST_SEARCH_COUNT_CAP,
@@ -16,6 +18,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
 import {
+  facilitiesOf,
   hasSearchKeys,
   MAX_SEARCH_WEEKS,
   searchWeekOf,
@@ -28,8 +31,8 @@ import { hotRows } from './worklist-sql.ts';
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
 
 /**
- * Whether a search is walked: sorted by arrival, with a text the week keys know, that neither the
- * range's weeks (a bounded range of a few weeks) nor the caller's few facilities narrow down.
+ * Whether a search is walked: sorted by arrival, with a text the week keys know, by a caller who sees
+ * the whole organisation (or more facilities than the facility-keyed index serves over all dates).
  */
 export function walksSearch(criteria: TWorklistCriteria, page: TPage): boolean {
   return countsSearchByWeeks(criteria) && page.sort_by === 'created_at';
@@ -38,11 +41,11 @@ export function walksSearch(criteria: TWorklistCriteria, page: TPage): boolean {
 /** Whether a search's matches are counted in runs of weeks up to the cap (walksSearch, any sort). */
 export function countsSearchByWeeks(criteria: TWorklistCriteria): boolean {
   const { searchText } = criteria;
+  // A staff member's search over a few weeks keeps one read of those weeks: their matches are few
+  // (their facilities' share of the organisation's), so a walk would read the same rows in more steps.
+  const staffInWeeks = criteria.searchWeeks !== null && facilitiesOf(criteria) !== null;
   return (
-    searchText !== null &&
-    criteria.searchWeeks === null &&
-    criteria.searchFacilities === null &&
-    hasSearchKeys(searchText)
+    searchText !== null && criteria.searchFacilities === null && !staffInWeeks && hasSearchKeys(searchText)
   );
 }
 
