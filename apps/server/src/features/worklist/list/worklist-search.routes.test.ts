@@ -110,6 +110,10 @@ beforeAll(async () => {
       }
     }
   }
+  // 30 more facilities without studies: the staff member's 2 of 33 hold fewer studies over the 60
+  // weeks than the organisation over a month, as facilities go on average, so a month is searched
+  // by facility keys and a week by week keys (fewerInFacilities).
+  for (let i = 0; i < 30; i++) await buildFacility(db, { organisationId });
   staffFacilityIds = [facility.id, second.id];
   const radiologist = await buildUser(db, { role: 'RADIOLOGIST', facilities: [facility, second] });
   staffToken = await tokenFor(server, radiologist);
@@ -325,11 +329,12 @@ describe('the search plan', () => {
     expect(await plan('सीता', RANGES.month)).not.toContain('studies_search_week_idx');
   });
 
-  it('reads the facility-keyed index for a staff member over all dates or many weeks, not for an admin', async () => {
+  it('reads the facility-keyed index for a staff member over all dates, many weeks or weeks holding more, not for an admin', async () => {
     const staff = (range: string, term = 'fernand') => plan(term, range, staffPrincipal);
     expect(await staff(RANGES['open start (plain index)'])).toContain('studies_search_facility_idx');
     expect(await staff(RANGES['30 weeks (plain index)'])).toContain('studies_search_facility_idx');
-    expect(await staff(RANGES.month)).toContain('studies_search_week_idx');
+    expect(await staff(RANGES.month)).toContain('studies_search_facility_idx');
+    expect(await staff(RANGES.week)).toContain('studies_search_week_idx');
     expect(await staff(RANGES['open start (plain index)'], 'सीता')).not.toContain(
       'studies_search_facility_idx',
     );
