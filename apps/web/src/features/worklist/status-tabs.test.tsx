@@ -26,12 +26,13 @@ const shown = (group: string) => document.querySelector(`[data-testid="count-${g
 describe('the status tabs', () => {
   it('show exact counts as they are', async () => {
     view = await render(<StatusTabs value="ALL" onChange={() => undefined} counts={counts(false)} />);
-    expect([shown('ALL'), shown('COMPLETED')]).toEqual(['1001', '201']);
+    expect([shown('ALL'), shown('COMPLETED')]).toEqual(['1,001', '201']);
   });
 
   it('show a search’s counts counted up to the cap as lower bounds', async () => {
     view = await render(<StatusTabs value="ALL" onChange={() => undefined} counts={counts(true)} />);
-    expect([shown('ALL'), shown('ORDERED'), shown('COMPLETED')]).toEqual(['1001+', '300+', '201+']);
+    // The All tab no higher than the list's "1,000+"; the others as counted.
+    expect([shown('ALL'), shown('ORDERED'), shown('COMPLETED')]).toEqual(['1,000+', '300+', '201+']);
   });
 
   it('show a dash before the counts arrive', async () => {

@@ -3,6 +3,7 @@ import {
   STATUS_GROUP_LABELS,
   type TStatusGroup,
   type TWorklistStatusCounts,
+  WORKLIST_SEARCH_COUNT_CAP,
 } from '@ris/domain';
 import { cn } from '../../components/ui/cn.ts';
 
@@ -13,9 +14,18 @@ export interface StatusTabsProps {
 }
 
 /**
+ * A tab's count: as counted, or, counted up to the cap (a search), as a lower bound no higher than
+ * the list's ("1,000+", "206+").
+ */
+function shownCount(count: number, capped: boolean): string {
+  if (!capped) return count.toLocaleString('en-US');
+  return `${Math.min(count, WORKLIST_SEARCH_COUNT_CAP).toLocaleString('en-US')}+`;
+}
+
+/**
  * The filter tabs All / Ordered / In Progress / Completed with live counts. They filter the one table
  * below rather than switch panels, so they are a group of pressed-state buttons. A search over all
- * dates counts up to a cap: its counts are lower bounds, shown as "1001+".
+ * dates counts up to a cap: its counts are lower bounds, shown as "1,000+" and "206+".
  */
 export function StatusTabs({ value, onChange, counts }: StatusTabsProps) {
   return (
@@ -37,12 +47,17 @@ export function StatusTabs({ value, onChange, counts }: StatusTabsProps) {
             {STATUS_GROUP_LABELS[group]}
             <span
               data-testid={`count-${group}`}
+              title={
+                counts?.capped
+                  ? `At least this many: a search counts its matches up to ${WORKLIST_SEARCH_COUNT_CAP.toLocaleString('en-US')}`
+                  : undefined
+              }
               className={cn(
                 'min-w-6 rounded-full px-1.5 py-px text-center text-[11px] tabular-nums',
                 active ? 'bg-accent text-accent-fg' : 'bg-surface-hover text-fg-muted',
               )}
             >
-              {count === undefined ? '–' : `${count}${counts?.capped ? '+' : ''}`}
+              {count === undefined ? '–' : shownCount(count, counts?.capped ?? false)}
             </span>
           </button>
         );

@@ -198,7 +198,9 @@ describe('a search over all dates, walked and counted up to the cap', () => {
     const capped = await countsOf('patient');
     const want = await perStatus('patient');
     expect(capped.capped).toBe(true);
-    expect(capped.groups.ALL + capped.statuses.DELETED).toBe(WORKLIST_SEARCH_COUNT_CAP + 1);
+    // The All tab counted one past the cap; the deleted ones of the same weeks beside it.
+    expect(capped.groups.ALL).toBe(WORKLIST_SEARCH_COUNT_CAP + 1);
+    expect(capped.statuses.DELETED).toBeGreaterThan(0);
     for (const status of STUDY_STATUSES)
       expect(capped.statuses[status]).toBeLessThanOrEqual(want.get(status) ?? 0);
   });

@@ -11,6 +11,7 @@
 // the range in few statements.
 import {
   cappedCountLimit,
+  statusesOfGroup,
   WORKLIST_SEARCH_COUNT_CAP,
   type TStudyStatus,
   type TWorklistListQuery,
@@ -27,6 +28,9 @@ import {
   type TWorklistCriteria,
 } from './worklist-criteria.ts';
 import { hotRows } from './worklist-sql.ts';
+
+/** The statuses the All tab lists (DELETED is in no tab). */
+const LISTED: readonly TStudyStatus[] = statusesOfGroup('ALL');
 
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
 
@@ -143,8 +147,9 @@ export async function walkSearch(
 
 /**
  * The tabs' counts of a search counted by weeks (countsSearchByWeeks): per status, over runs of
- * weeks newest first until WORKLIST_SEARCH_COUNT_CAP + 1 matches are counted (then each count is a
- * lower bound: capped) or the weeks run out (exact).
+ * weeks newest first until the listed statuses (the All tab) count WORKLIST_SEARCH_COUNT_CAP + 1
+ * matches (then each count is a lower bound: capped) or the weeks run out (exact). Deleted studies
+ * (counted for admins) are counted over the same weeks, without counting toward the cap.
  */
 export async function countSearchByWeeks(
   database: TDatabase,
@@ -153,20 +158,28 @@ export async function countSearchByWeeks(
 ): Promise<{ perStatus: Map<TStudyStatus, number>; capped: boolean }> {
   const weeks = await weeksToWalk(database, criteria, true);
   const countLimit = WORKLIST_SEARCH_COUNT_CAP + 1;
+  const listed = statuses.filter((status) => LISTED.includes(status));
+  const others = statuses.filter((status) => !LISTED.includes(status));
   const perStatus = new Map<TStudyStatus, number>();
   let counted = 0;
   for (const run of runsOf(weeks)) {
-    const where = worklistWhere(database.db, runCriteria(criteria, run), statuses);
+    const within = runCriteria(criteria, run);
+    const where = worklistWhere(database.db, within, listed);
+    const unlimited =
+      others.length > 0
+        ? sql` union all select status, count(*)::int as n from studies
+            where ${worklistWhere(database.db, within, others)} group by status`
+        : sql``;
     const rows = await hotRows<{ status: TStudyStatus; n: number }>(
       database,
       sql`select status, count(*)::int as n
         from (select "studies"."status" from studies where ${where} limit ${countLimit - counted}) c
-        group by status`,
+        group by status${unlimited}`,
       { prepare: false },
     );
     for (const row of rows) {
       perStatus.set(row.status, (perStatus.get(row.status) ?? 0) + row.n);
-      counted += row.n;
+      if (LISTED.includes(row.status)) counted += row.n;
     }
     if (counted >= countLimit) return { perStatus, capped: true };
   }
