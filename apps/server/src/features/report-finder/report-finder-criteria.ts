@@ -95,6 +95,8 @@ export async function resolveReportFinderCriteria(
       search: query.search,
     },
     now,
+    // The finder's statements say the facilities and dates on the report: no keyed search index.
+    { keyedSearch: false },
   );
   const text = await resolveTextQuery(db, query.q);
   return {

@@ -83,10 +83,9 @@ export function studySide(db: TDbOrTx, criteria: TReportFinderCriteria): SQL[] {
   // A referring physician's visibility is by referral (and the organisation), said on the study.
   if (worklist.scope.principal.role === 'REFERRING_PHYSICIAN')
     conditions.push(visibleStudies(worklist.scope));
-  // The plain trigram index for `search`: the keyed forms rely on the worklist's own facility and
-  // range conditions on studies, which the finder says on the report instead.
-  const unkeyed = { ...worklist, searchWeeks: null, searchFacilities: null };
-  conditions.push(worklistFilters(db, unkeyed, criteria.studyStatuses, { from: false, to: false }));
+  // `search` on the plain trigram index (resolved without keyed search: the keyed forms rely on the
+  // worklist's own facility and range conditions on studies, which the finder says on the report).
+  conditions.push(worklistFilters(db, worklist, criteria.studyStatuses, { from: false, to: false }));
   if (criteria.radiologistIds.length > 0) {
     conditions.push(oneOf('"reports"."finalized_by"', criteria.radiologistIds, 'uuid'));
   }

@@ -186,6 +186,8 @@ export async function resolveWorklistCriteria(
   scope: TScope,
   filters: TWorklistFilters,
   now: Date,
+  /** false: no keyed search index is chosen (searchWeeks and searchFacilities null; the report finder's). */
+  options: { keyedSearch: boolean } = { keyedSearch: true },
 ): Promise<TWorklistCriteria> {
   const seesDeleted = seesDeletedStudies(scope.principal);
   const statuses = [...new Set(filters.statuses)];
@@ -211,10 +213,10 @@ export async function resolveWorklistCriteria(
     facilityIds,
     ...range,
     searchText: search === '' ? null : search,
-    searchWeeks,
+    searchWeeks: options.keyedSearch ? searchWeeks : null,
     searchFacilities: null,
   };
-  if (search === '' || !hasSearchKeys(search)) return criteria;
+  if (search === '' || !hasSearchKeys(search) || !options.keyedSearch) return criteria;
   const facilities = facilitiesOf(criteria);
   const few = facilities !== null && facilities.length > 0 && facilities.length <= MAX_SEARCH_FACILITIES;
   if (!few) return criteria;

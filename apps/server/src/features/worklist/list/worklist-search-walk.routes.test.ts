@@ -16,6 +16,7 @@ import { queryRows } from '../../../db/rows.ts';
 import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import { referringPhysicians } from '../../../db/schema/index.ts';
 
 /** Studies 75 minutes apart (every third shares the time of the one before): 19 weeks of them. */
 const STUDIES = 2_600;
@@ -23,7 +24,10 @@ const NOW = new Date('2026-11-19T12:00:00Z');
 const WEEK_MS = 7 * 24 * 3_600_000;
 let server: TTestServer;
 let organisationId = '';
-const tokens = { admin: '', otherAdmin: '' };
+const tokens = { admin: '', otherAdmin: '', referrer: '', staff: '' };
+/** The referring physician's studies, and the staff member's facility. */
+let referredIds: string[] = [];
+let staffFacilityId = '';
 
 /** Inserts the studies of `generate_series(1, count)`: every one a "Patient", some rarer names. */
 async function insertStudies(organisation: string, count: number, prefix: string) {
@@ -41,6 +45,7 @@ async function insertStudies(organisation: string, count: number, prefix: string
       (array['TO_READ','ASSIGNED','FINAL','ORDERED','DELETED']::study_status[])[1 + g % 5],
       ${NOW.toISOString()}::timestamptz - ((g - g % 3) * interval '75 minutes')
     from generate_series(1, ${count}) g`);
+  return facilities;
 }
 
 beforeAll(async () => {
@@ -48,7 +53,43 @@ beforeAll(async () => {
   const db = server.db;
   organisationId = (await buildOrganisation(db)).id;
   tokens.admin = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId }));
-  await insertStudies(organisationId, STUDIES, 'SW');
+  const facilities = await insertStudies(organisationId, STUDIES, 'SW');
+  // One study back-dated three years: the walk reads what lies beyond its keyed runs (31 weeks) in
+  // one more run on the plain trigram index.
+  await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
+      patient_name, status, created_at)
+    select organisation_id, facility_id, patient_id, 'SW0', 'Patient Ancient', 'FINAL',
+      ${NOW.toISOString()}::timestamptz - interval '156 weeks'
+    from studies where organisation_id = ${organisationId}::uuid limit 1`);
+  // A referring physician who referred every 50th study (walked: their visibility is no facility's).
+  const referrer = await buildUser(db, { role: 'REFERRING_PHYSICIAN', organisationId });
+  tokens.referrer = await tokenFor(server, referrer);
+  const [physician] = await db
+    .insert(referringPhysicians)
+    .values({ organisationId, userId: referrer.id, name: 'Dr Walk' })
+    .returning();
+  const referred = await queryRows<{ id: string }>(
+    db,
+    sql`update studies set referring_physician_id = ${physician?.id ?? null}::uuid
+      where organisation_id = ${organisationId}::uuid and substr(accession_number, 3)::int % 50 = 0
+      returning id`,
+  );
+  referredIds = referred.map((row) => row.id);
+  // A radiologist at one facility, and a facility of the same organisation whose id ends as theirs
+  // (the facility keys' tag) holding the same names.
+  const [facility] = facilities;
+  staffFacilityId = facility?.id ?? '';
+  const twin = await buildFacility(db, {
+    organisationId,
+    id: `00000000-0000-4000-8000-${staffFacilityId.slice(-12)}`,
+  });
+  await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
+      patient_name, status, created_at)
+    select organisation_id, ${twin.id}::uuid, patient_id, 'TW' || accession_number, patient_name, status, created_at
+    from studies where organisation_id = ${organisationId}::uuid and substr(accession_number, 3)::int % 7 = 0
+      and accession_number <> 'SW0'`);
+  const staff = await buildUser(db, { role: 'RADIOLOGIST', facilities: facilities.slice(0, 1) });
+  tokens.staff = await tokenFor(server, staff);
   const other = (await buildOrganisation(db)).id;
   tokens.otherAdmin = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId: other }));
   await insertStudies(other, 300, 'SX');
@@ -110,7 +151,7 @@ describe('a search over all dates, walked and counted up to the cap', () => {
   });
 
   it('counts a rarer text exactly, and finds a rare one in every week it lies in', async () => {
-    for (const search of ['smithson', 'FERNÁNDEZ', 'no such patient']) {
+    for (const search of ['smithson', 'FERNÁNDEZ', 'no such patient', 'ancient']) {
       const test: TCase = { search, order: 'desc' };
       const want = await expectedIds(test);
       expect(want.length).toBeLessThan(WORKLIST_SEARCH_COUNT_CAP);
@@ -157,6 +198,64 @@ describe('a search over all dates, walked and counted up to the cap', () => {
           ids: await expectedIds(test, { offset }),
         });
       }
+    }
+  });
+
+  it('walks a range open at its start, past the keyed runs to a study three years old', async () => {
+    const end = new Date(NOW.getTime() - 5 * WEEK_MS).toISOString();
+    const range = `created_at <= '${end}'::timestamptz`;
+    for (const order of ['desc', 'asc'] as const) {
+      const test: TCase = { search: 'patient', range, order };
+      const matches = (await expectedIds(test)).length;
+      for (const offset of [0, 1000, matches - 25]) {
+        const page = await listed(queryOf(test, `date_range_type=CUSTOM&end_date=${end}`, offset));
+        expect({ order, offset, ids: page.items.map((item) => item.id) }).toEqual({
+          order,
+          offset,
+          ids: await expectedIds(test, { offset }),
+        });
+      }
+    }
+    const oldest = await listed(`search=ancient&${allDates}&sort_order=asc`);
+    expect({ total: oldest.total, capped: oldest.total_capped }).toEqual({ total: 1, capped: false });
+  });
+
+  it('walks a referring physician’s search within their referrals only, list and tabs', async () => {
+    const range = `id in (${referredIds.map((id) => `'${id}'`).join(', ')})`;
+    const test: TCase = { search: 'patient', range, order: 'desc' };
+    const want = await expectedIds(test);
+    expect(want.length).toBeGreaterThan(25);
+    const pages: string[] = [];
+    for (let offset = 0; offset < want.length; offset += 25) {
+      const page = await listed(queryOf(test, allDates, offset), tokens.referrer);
+      expect({ total: page.total, capped: page.total_capped }).toEqual({ total: want.length, capped: false });
+      pages.push(...page.items.map((item) => item.id));
+    }
+    expect(pages).toEqual(want);
+    const counts = await server.request('GET', `/api/v1/worklist/status/count?search=patient&${allDates}`, {
+      token: tokens.referrer,
+    });
+    expect((counts.json as TWorklistStatusCounts).groups.ALL).toBe(want.length);
+  });
+
+  it('finds a staff member’s matches in their facility, not in one whose id ends the same', async () => {
+    const range = `facility_id = '${staffFacilityId}'`;
+    for (const [dates, within] of [
+      [allDates, range],
+      [
+        `date_range_type=CUSTOM&start_date=${new Date(NOW.getTime() - 3 * WEEK_MS).toISOString()}`,
+        `${range} and created_at >= '${new Date(NOW.getTime() - 3 * WEEK_MS).toISOString()}'::timestamptz`,
+      ],
+    ] as const) {
+      const test: TCase = { search: 'smithson', range: within, order: 'desc' };
+      const want = await expectedIds(test);
+      const pages: string[] = [];
+      for (let offset = 0; offset < want.length; offset += 25) {
+        const page = await listed(queryOf(test, dates, offset), tokens.staff);
+        expect(page.total).toBe(want.length);
+        pages.push(...page.items.map((item) => item.id));
+      }
+      expect({ dates, pages }).toEqual({ dates, pages: want });
     }
   });
 

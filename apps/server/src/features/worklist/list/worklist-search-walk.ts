@@ -79,30 +79,40 @@ async function weeksToWalk(database: TDatabase, criteria: TWorklistCriteria, new
   return newestFirst ? weeks.reverse() : weeks;
 }
 
-/** The walk's runs of weeks, in its order: 1, 2, 4, 8, then MAX_SEARCH_WEEKS weeks at a time. */
-function runsOf(weeks: readonly number[]): number[][] {
-  const runs: number[][] = [];
+/**
+ * Up to this many runs read the week keys (1 + 2 + 4 + 8 + 16 = 31 weeks); what is left of the range
+ * after them is one more run on the plain trigram index, so a rare text over years of studies (or a
+ * single study back-dated by decades) costs a few statements, not one per 16 weeks.
+ */
+const KEYED_RUNS = 5;
+
+type TRun = { weeks: number[]; keyed: boolean };
+
+/** The walk's runs of weeks, in its order: 1, 2, 4, 8 and 16 weeks by week keys, then the rest. */
+function runsOf(weeks: readonly number[]): TRun[] {
+  const runs: TRun[] = [];
+  let next = 0;
   for (
-    let next = 0, size = 1;
-    next < weeks.length;
-    next += size, size = Math.min(size * 2, MAX_SEARCH_WEEKS)
+    let size = 1;
+    next < weeks.length && runs.length < KEYED_RUNS;
+    size = Math.min(size * 2, MAX_SEARCH_WEEKS)
   ) {
-    runs.push(weeks.slice(next, next + size));
+    runs.push({ weeks: weeks.slice(next, next + size), keyed: true });
+    next += size;
   }
+  if (next < weeks.length) runs.push({ weeks: weeks.slice(next), keyed: false });
   return runs;
 }
 
-/** The criteria of one run of weeks: its weeks' instants within the range, read by week keys. */
-function runCriteria(criteria: TWorklistCriteria, weeks: number[]): TWorklistCriteria {
-  const first = Math.min(...weeks);
-  const last = Math.max(...weeks);
-  const start = searchWeekStart(first);
-  const end = searchWeekStart(last + 1);
+/** The criteria of one run: its weeks' instants within the range, read by week keys when keyed. */
+function runCriteria(criteria: TWorklistCriteria, run: TRun): TWorklistCriteria {
+  const start = searchWeekStart(Math.min(...run.weeks));
+  const end = searchWeekStart(Math.max(...run.weeks) + 1);
   return {
     ...criteria,
     from: criteria.from && criteria.from > start ? criteria.from : start,
     to: criteria.to && criteria.to.at < end ? criteria.to : { at: end, inclusive: false },
-    searchWeeks: weeks,
+    searchWeeks: run.keyed ? run.weeks : null,
   };
 }
 
