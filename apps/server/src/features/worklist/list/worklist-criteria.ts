@@ -20,7 +20,8 @@ import { AppError } from '../../../http/app-error.ts';
 import { resolvePresetRange } from './preset-range.ts';
 
 /** Statuses listed when the caller names none: every tab's (DELETED belongs to none). */
-const LISTED_STATUSES = statusesOfGroup('ALL');
+/** The statuses every default list shows (the All tab; DELETED is in no tab). */
+export const LISTED_STATUSES: readonly TStudyStatus[] = statusesOfGroup('ALL');
 
 /** The worklist filters, checked against the caller's scope and resolved to instants. */
 export type TWorklistCriteria = {

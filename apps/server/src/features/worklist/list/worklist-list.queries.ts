@@ -156,8 +156,8 @@ export async function listWorklistJson(
     itemsSql(sql`select * from studies where studies.id = any(${`{${ids.join(',')}}`}::uuid[])`, sql``);
 
   if (searching && walksSearch(criteria, query)) {
-    // Over all dates (or many weeks) of the whole organisation: walked newest first, counted up to
-    // a cap (worklist-search-walk.ts); the page's rows are then read by id.
+    // An organisation-wide search by arrival (walksSearch): walked in runs of weeks, counted up to a
+    // cap (worklist-search-walk.ts); the page's rows are then read by id.
     const walk = await walkSearch(database, criteria, query);
     const rows =
       walk.ids.length === 0 ? [] : await hotRows<{ item: string }>(database, pageOf(walk.ids), run);
@@ -253,7 +253,7 @@ export async function countWorklistStatuses(
   options: { edges?: boolean } = {},
 ): Promise<{ counts: TWorklistStatusCounts; edges: TWindowEdges | null }> {
   if (countsSearchByWeeks(criteria)) {
-    // Over all dates (or many weeks) of the whole organisation: counted up to the cap, as the list.
+    // An organisation-wide search (countsSearchByWeeks): counted up to the cap, as the list is.
     const { perStatus, capped } = await countSearchByWeeks(database, criteria, criteria.countedStatuses);
     return { counts: statusCountsOf((status) => perStatus.get(status) ?? 0, capped), edges: null };
   }

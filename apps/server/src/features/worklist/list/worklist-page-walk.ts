@@ -5,12 +5,13 @@
 // status tab, per facility and tag with a priority filter), merged in created_at order (MergeAppend);
 // one assignee (a reporter's own list, a by_user_ids filter) a scan of the assignee's index. Other
 // filters keep the page form the total chooses (worklist-list.queries.ts).
-import { statusesOfGroup, type TWorklistListQuery } from '@ris/domain';
+import type { TWorklistListQuery } from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
 import {
   dateRangeOn,
   facilitiesOf,
+  LISTED_STATUSES,
   worklistFilters,
   worklistWhere,
   type TWorklistCriteria,
@@ -18,9 +19,6 @@ import {
 
 /** Up to this many index scans are merged (facilities, times modality groups with that filter). */
 const MERGED_SCANS_AT_MOST = 32;
-
-/** Statuses every default list shows: a walk over them meets a match in nearly every entry. */
-const LISTED = statusesOfGroup('ALL');
 
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
 
@@ -55,7 +53,7 @@ function walkKind(
   // outside the caller's facilities would have all his entries read by his scan (19,000 for 0
   // matches), where the total's page form walks arrival order across them all.
   if (criteria.byUserIds.length > 0) return criteria.byUserIds.length === 1 ? 'assignees' : null;
-  const listed = LISTED.every((status) => criteria.statuses.includes(status));
+  const listed = LISTED_STATUSES.every((status) => criteria.statuses.includes(status));
   if (criteria.priorityTags.length > 0) {
     return listed && criteria.modalities.length === 0 ? 'priorities' : null;
   }

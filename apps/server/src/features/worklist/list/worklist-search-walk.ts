@@ -7,11 +7,10 @@
 // found and the matches are counted up to WORKLIST_SEARCH_COUNT_CAP (or past the page): a common name
 // reads a week or two, where counting it exactly read every week of the range (12,000 rows over all
 // dates at 1,000,000 studies over 90 days, 4,000 over a month; years of studies would be years of
-// rows). Runs double (1, 2, 4, 8 weeks, then MAX_SEARCH_WEEKS at a time), so a rare text still reads
-// the range in few statements.
+// rows). Runs double (1, 2, 4, 8, 16 weeks), then the rest of the range is one run on the plain
+// trigram index (KEYED_RUNS), so a rare text still reads the range in a few statements.
 import {
   cappedCountLimit,
-  statusesOfGroup,
   WORKLIST_SEARCH_COUNT_CAP,
   type TStudyStatus,
   type TWorklistListQuery,
@@ -21,6 +20,7 @@ import type { TDatabase } from '../../../db/client.ts';
 import {
   facilitiesOf,
   hasSearchKeys,
+  LISTED_STATUSES,
   MAX_SEARCH_WEEKS,
   searchWeekOf,
   searchWeekStart,
@@ -28,9 +28,6 @@ import {
   type TWorklistCriteria,
 } from './worklist-criteria.ts';
 import { hotRows } from './worklist-sql.ts';
-
-/** The statuses the All tab lists (DELETED is in no tab). */
-const LISTED: readonly TStudyStatus[] = statusesOfGroup('ALL');
 
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
 
@@ -168,8 +165,8 @@ export async function countSearchByWeeks(
 ): Promise<{ perStatus: Map<TStudyStatus, number>; capped: boolean }> {
   const weeks = await weeksToWalk(database, criteria, true);
   const countLimit = WORKLIST_SEARCH_COUNT_CAP + 1;
-  const listed = statuses.filter((status) => LISTED.includes(status));
-  const others = statuses.filter((status) => !LISTED.includes(status));
+  const listed = statuses.filter((status) => LISTED_STATUSES.includes(status));
+  const others = statuses.filter((status) => !LISTED_STATUSES.includes(status));
   const perStatus = new Map<TStudyStatus, number>();
   let counted = 0;
   for (const run of runsOf(weeks)) {
@@ -189,7 +186,7 @@ export async function countSearchByWeeks(
     );
     for (const row of rows) {
       perStatus.set(row.status, (perStatus.get(row.status) ?? 0) + row.n);
-      if (LISTED.includes(row.status)) counted += row.n;
+      if (LISTED_STATUSES.includes(row.status)) counted += row.n;
     }
     if (counted >= countLimit) return { perStatus, capped: true };
   }
