@@ -259,6 +259,32 @@ describe('a search over all dates, walked and counted up to the cap', () => {
     }
   });
 
+  it('answers an offset far past the end, and a text without keys, with an exact empty or full count', async () => {
+    const far = await listed(`search=patient&${allDates}&offset=10000000`);
+    const matches = (await expectedIds({ search: 'patient', order: 'desc' })).length;
+    expect({
+      items: far.items.length,
+      total: far.total,
+      capped: far.total_capped,
+      next: far.next_offset,
+    }).toEqual({
+      items: 0,
+      total: matches,
+      capped: false,
+      next: null,
+    });
+    // No three ASCII letters or digits in a row: the plain trigram index, counted exactly.
+    for (const search of ['%%%', 'á é', "a'b"]) {
+      const page = await listed(`search=${encodeURIComponent(search)}&${allDates}`);
+      const want = await expectedIds({ search, order: 'desc' });
+      expect({ search, total: page.total, capped: page.total_capped }).toEqual({
+        search,
+        total: want.length,
+        capped: false,
+      });
+    }
+  });
+
   it('sorted otherwise, counts every match exactly', async () => {
     const page = await listed(`search=patient&${allDates}&sort_by=patient_name&sort_order=asc`);
     const matches = (await expectedIds({ search: 'patient', order: 'desc' })).length;
