@@ -9,6 +9,7 @@ import {
   connectSocket,
   disconnected,
   listenTopic,
+  listenTopicOrDisconnected,
   MessageLog,
   notificationWithId,
   refusedHandshake,
@@ -158,7 +159,7 @@ describe('realtime sockets on the second replica', () => {
 
     await updateUser(user.id, { status: 'INACTIVE' });
     // Sent right after the commit: answered as revoked, or the socket is already gone; never joined.
-    const next = await listenTopic(socket, 'general').catch(() => 'disconnected' as const);
+    const next = await listenTopicOrDisconnected(socket, 'general');
     if (next !== 'disconnected')
       expect(next).toMatchObject({ ok: false, error: { code: 'auth/id-token-revoked' } });
     expect(await gone).toBe('io server disconnect');

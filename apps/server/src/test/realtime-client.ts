@@ -60,6 +60,24 @@ export function listenTopic(socket: TTestSocket, topic: unknown): Promise<TListe
 }
 
 /**
+ * Emits listen_topic unless the socket is, or becomes, disconnected before the answer: a message sent
+ * on a closed socket waits in the client's buffer for a reconnection that never comes, and one in
+ * flight when the socket closes is rejected, so both count as 'disconnected'.
+ */
+export function listenTopicOrDisconnected(
+  socket: TTestSocket,
+  topic: unknown,
+): Promise<TListenTopicAck | 'disconnected'> {
+  if (socket.disconnected) return Promise.resolve('disconnected');
+  const answered = listenTopic(socket, topic).catch((error: unknown) => {
+    // The client rejects an unanswered message when its socket closes.
+    if (socket.disconnected) return 'disconnected' as const;
+    throw error;
+  });
+  return Promise.race([answered, disconnected(socket).then(() => 'disconnected' as const)]);
+}
+
+/**
  * Every realtime message a socket receives, in order. `next(predicate)` resolves with the first
  * message (already received or still to come) that matches; nothing here waits on a clock.
  */
