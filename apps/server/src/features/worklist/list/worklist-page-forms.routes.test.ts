@@ -5,7 +5,7 @@
 // listed status or a status tab, no priority filter, sorted by arrival) are walked whatever the total
 // (worklist-page-walk.ts): a staff member's facilities one index scan each (per facility and modality
 // group with a modality filter, per facility and status on a tab), merged; one assignee on the
-// assignee's index.
+// assignee's index, several (over at most a month) one scan each, merged.
 import type { TWorklistListResponse } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,7 +146,26 @@ describe('worklist page forms', () => {
       where: sql`last_assigned_user_id = ${assigneeId}::uuid`,
       order: 'created_at desc, id desc',
     },
-    // Two assignees with a status tab (the total's form), one as the assignee's walk in one facility.
+    // Two assignees over a few days, one scan each (one assignee mostly outside the radiologist's
+    // facility, newest and oldest first), and over all dates with a status tab (the total's form).
+    {
+      who: 'staff',
+      query: `by_user_ids=${assigneeId}&by_user_ids=${staffId}&start_date=2024-05-08T00:00:00Z&end_date=2024-05-10T00:00:00Z`,
+      where: sql`last_assigned_user_id in (${assigneeId}::uuid, ${staffId}::uuid) and created_at >= '2024-05-08T00:00:00Z' and created_at <= '2024-05-10T00:00:00Z'`,
+      order: 'created_at desc, id desc',
+    },
+    {
+      who: 'radiologist',
+      query: `by_user_ids=${staffId}&by_user_ids=${assigneeId}&start_date=2024-05-07T00:00:00Z&end_date=2024-05-10T12:00:00Z&sort_order=asc`,
+      where: sql`facility_id = ${facilityIds[0]}::uuid and last_assigned_user_id in (${assigneeId}::uuid, ${staffId}::uuid) and created_at >= '2024-05-07T00:00:00Z' and created_at <= '2024-05-10T12:00:00Z'`,
+      order: 'created_at asc, id asc',
+    },
+    {
+      who: 'admin',
+      query: `by_user_ids=${staffId}&by_user_ids=${assigneeId}&statuses=FINAL&start_date=2024-05-06T00:00:00Z&end_date=2024-05-09T00:00:00Z`,
+      where: sql`last_assigned_user_id in (${assigneeId}::uuid, ${staffId}::uuid) and status = 'FINAL' and created_at >= '2024-05-06T00:00:00Z' and created_at <= '2024-05-09T00:00:00Z'`,
+      order: 'created_at desc, id desc',
+    },
     {
       who: 'staff',
       query: `by_user_ids=${assigneeId}&by_user_ids=${staffId}&statuses=TO_READ&statuses=ASSIGNED`,
