@@ -147,7 +147,8 @@ describe('worklist page forms', () => {
       order: 'created_at desc, id desc',
     },
     // Two assignees over a few days, one scan each (one assignee mostly outside the radiologist's
-    // facility, newest and oldest first), and over all dates with a status tab (the total's form).
+    // facility, newest and oldest first, one named twice), and over all dates with a status tab (the
+    // total's form).
     {
       who: 'staff',
       query: `by_user_ids=${assigneeId}&by_user_ids=${staffId}&start_date=2024-05-08T00:00:00Z&end_date=2024-05-10T00:00:00Z`,
@@ -162,7 +163,7 @@ describe('worklist page forms', () => {
     },
     {
       who: 'admin',
-      query: `by_user_ids=${staffId}&by_user_ids=${assigneeId}&statuses=FINAL&start_date=2024-05-06T00:00:00Z&end_date=2024-05-09T00:00:00Z`,
+      query: `by_user_ids=${staffId}&by_user_ids=${assigneeId}&by_user_ids=${staffId}&statuses=FINAL&start_date=2024-05-06T00:00:00Z&end_date=2024-05-09T00:00:00Z`,
       where: sql`last_assigned_user_id in (${assigneeId}::uuid, ${staffId}::uuid) and status = 'FINAL' and created_at >= '2024-05-06T00:00:00Z' and created_at <= '2024-05-09T00:00:00Z'`,
       order: 'created_at desc, id desc',
     },
