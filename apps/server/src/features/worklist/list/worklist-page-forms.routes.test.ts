@@ -21,10 +21,12 @@ const NOW = new Date('2024-05-10T12:00:00Z');
 let server: TTestServer;
 let organisationId = '';
 let facilityIds: string[] = [];
-const tokens = { admin: '', radiologist: '', staff: '' };
+const tokens = { admin: '', radiologist: '', staff: '', reporter: '' };
 /** The radiologist every fifth study is assigned to, and the staff member of every seventh other. */
 let assigneeId = '';
 let staffId = '';
+/** A reporter of the first facility, assigned every eleventh study left (their own id is always added). */
+let reporterId = '';
 
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
@@ -41,6 +43,13 @@ beforeAll(async () => {
   const staff = await buildUser(db, { role: 'RADIOLOGIST', facilities });
   staffId = staff.id;
   tokens.staff = await tokenFor(server, staff);
+  const reporter = await buildUser(db, {
+    role: 'RADIOLOGIST',
+    userType: 'REPORTER',
+    facilities: facilities.slice(0, 1),
+  });
+  reporterId = reporter.id;
+  tokens.reporter = await tokenFor(server, reporter);
   const patients = await Promise.all(facilities.map((facility) => buildPatient(db, { facility })));
   // Every third study shares its created_at with the one before (ties), names repeat (ties on the
   // name sort), 3 % are URGENT, statuses and modality groups rotate.
@@ -58,6 +67,9 @@ beforeAll(async () => {
   await db.execute(sql`update studies set last_assigned_user_id = ${staffId}::uuid
     where organisation_id = ${organisationId}::uuid and substr(accession_number, 3)::int % 5 <> 0
     and substr(accession_number, 3)::int % 7 = 0`);
+  await db.execute(sql`update studies set last_assigned_user_id = ${reporterId}::uuid
+    where organisation_id = ${organisationId}::uuid and last_assigned_user_id is null
+    and substr(accession_number, 3)::int % 11 = 0`);
 });
 
 afterAll(async () => server.close());
@@ -147,8 +159,8 @@ describe('worklist page forms', () => {
       order: 'created_at desc, id desc',
     },
     // Two assignees over a few days, one scan each (one assignee mostly outside the radiologist's
-    // facility, newest and oldest first, one named twice), and over all dates with a status tab (the
-    // total's form).
+    // facility, newest and oldest first, one named twice; a reporter's own id added to the one they
+    // name), and over all dates with a status tab (the total's form).
     {
       who: 'staff',
       query: `by_user_ids=${assigneeId}&by_user_ids=${staffId}&start_date=2024-05-08T00:00:00Z&end_date=2024-05-10T00:00:00Z`,
@@ -160,6 +172,12 @@ describe('worklist page forms', () => {
       query: `by_user_ids=${staffId}&by_user_ids=${assigneeId}&start_date=2024-05-07T00:00:00Z&end_date=2024-05-10T12:00:00Z&sort_order=asc`,
       where: sql`facility_id = ${facilityIds[0]}::uuid and last_assigned_user_id in (${assigneeId}::uuid, ${staffId}::uuid) and created_at >= '2024-05-07T00:00:00Z' and created_at <= '2024-05-10T12:00:00Z'`,
       order: 'created_at asc, id asc',
+    },
+    {
+      who: 'reporter',
+      query: `by_user_ids=${staffId}&start_date=2024-05-07T00:00:00Z&end_date=2024-05-10T00:00:00Z`,
+      where: sql`facility_id = ${facilityIds[0]}::uuid and last_assigned_user_id in (${staffId}::uuid, ${reporterId}::uuid) and created_at >= '2024-05-07T00:00:00Z' and created_at <= '2024-05-10T00:00:00Z'`,
+      order: 'created_at desc, id desc',
     },
     {
       who: 'admin',
