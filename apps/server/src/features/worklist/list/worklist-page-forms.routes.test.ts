@@ -5,7 +5,8 @@
 // listed status or a status tab, no priority filter, sorted by arrival) are walked whatever the total
 // (worklist-page-walk.ts): a staff member's facilities one index scan each (per facility and modality
 // group with a modality filter, per facility and status on a tab), merged; one assignee on the
-// assignee's index, several (over at most a month) one scan each, merged.
+// assignee's index, several (over at most a month) one scan each, merged; an admin's whole
+// organisation on its index.
 import type { TWorklistListResponse } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -220,6 +221,21 @@ describe('worklist page forms', () => {
       who: 'staff',
       query: `by_user_ids=${staffId}&priority_tags=URGENT`,
       where: sql`last_assigned_user_id = ${staffId}::uuid and priority_tag = 'URGENT'`,
+      order: 'created_at desc, id desc',
+    },
+    // An admin's whole organisation, walked on its index whatever the total: a status tab and a
+    // modality group within a date range oldest first (~190 matches), a modality group (~770).
+    {
+      who: 'admin',
+      query:
+        'statuses=TO_READ&statuses=ORDERED&modalities=XRAY&sort_order=asc&start_date=2024-05-03T00:00:00Z&end_date=2024-05-09T00:00:00Z',
+      where: sql`status in ('TO_READ', 'ORDERED') and modality_group = 'XRAY' and created_at >= '2024-05-03T00:00:00Z' and created_at <= '2024-05-09T00:00:00Z'`,
+      order: 'created_at asc, id asc',
+    },
+    {
+      who: 'admin',
+      query: 'modalities=CT',
+      where: sql`modality_group = 'CT'`,
       order: 'created_at desc, id desc',
     },
     // Status tabs: per facility and status (4 scans merged; oldest first; within a date range; an

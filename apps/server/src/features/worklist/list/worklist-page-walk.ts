@@ -4,8 +4,8 @@
 // facility (per facility and modality group with a modality filter, per facility and status on a
 // status tab, per facility and tag with a priority filter), merged in created_at order (MergeAppend);
 // one assignee (a reporter's own list, a by_user_ids filter) a scan of the assignee's index, several
-// one scan each over at most a month. Other filters keep the page form the total chooses
-// (worklist-list.queries.ts).
+// one scan each over at most a month; the whole organisation (an admin) one scan of its index. Other
+// filters keep the page form the total chooses (worklist-list.queries.ts).
 import type { TWorklistListQuery } from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
@@ -54,12 +54,18 @@ type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_ord
  * - `priorities`: a priority filter with every listed status and no modality filter, one scan of the
  *   partial facility and priority index per facility and tag (of the organisation's per tag for an
  *   admin without a facility filter).
+ * - `organisation`: an admin's whole organisation with any status and modality filter, one scan of
+ *   studies_organisation_created_idx, which holds both. Collecting the matches read every entry of
+ *   the range from that same index (the only one led by the organisation that holds the status, so
+ *   the generic plan's), then sorted them; the walk reads the same entries newest first and stops at
+ *   the page: never more, and about a page's worth when matches are common (an admin's today: 25
+ *   entries instead of 1,100 collected and sorted).
  * Never with a search, nor for a referrer's referrals (no walked index holds them).
  */
 function walkKind(
   criteria: TWorklistCriteria,
   page: TPage,
-): 'assignees' | 'modalities' | 'statuses' | 'priorities' | null {
+): 'assignees' | 'modalities' | 'statuses' | 'priorities' | 'organisation' | null {
   if (
     page.sort_by !== 'created_at' ||
     criteria.searchText !== null ||
@@ -74,6 +80,7 @@ function walkKind(
     return walked ? 'assignees' : null;
   }
   const listed = LISTED_STATUSES.every((status) => criteria.statuses.includes(status));
+  if (facilitiesOf(criteria) === null && criteria.priorityTags.length === 0) return 'organisation';
   if (criteria.priorityTags.length > 0) {
     return listed && criteria.modalities.length === 0 ? 'priorities' : null;
   }
@@ -109,6 +116,10 @@ export function walkedPageIdsSql(db: TDbOrTx, criteria: TWorklistCriteria, page:
         scan(worklistWhere(db, { ...criteria, byUserIds: [userId] }, criteria.statuses)),
       ),
     );
+  }
+  if (kind === 'organisation') {
+    return sql`select "studies"."id" from studies where ${worklistWhere(db, criteria, criteria.statuses)}
+      ${order} limit ${page.limit} offset ${page.offset}`;
   }
   const facilities = facilitiesOf(criteria);
   const organisation = sql`"studies"."organisation_id" = ${criteria.scope.organisationId}::uuid`;
