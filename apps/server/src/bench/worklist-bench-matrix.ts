@@ -1,9 +1,11 @@
 // The worklist bench's filter matrix (issue 15; BENCH_MATRIX=1): each filter alone and with each date
-// range, as an admin (all facilities), a radiologist at 5 facilities and a reporter, in-process
-// (app.inject, sequential) with the count cache off. For each row: p50 / p99 of GET /worklist
-// (limit 25) and GET /worklist/status/count, the exact total, and the CPU the database's PostgreSQL
-// backends spent per request (from /proc/<pid>/schedstat, nanoseconds; else /proc/<pid>/stat ticks).
-// BENCH_MATRIX_ITERATIONS (default 60) requests after BENCH_MATRIX_WARMUP (5), at most
+// range, as an admin (all facilities), a radiologist at 5 facilities and a reporter, one request after
+// another over HTTP to the bench server's process (BENCH_MATRIX_TRANSPORT=inject: in-process, with
+// app.inject; worklist-bench-transport.ts) with the count cache off. For each row: p50 / p99 of GET
+// /worklist (limit 25) and GET /worklist/status/count, the exact total, and the CPU the database's
+// PostgreSQL backends spent per request (from /proc/<pid>/schedstat, nanoseconds; else /proc/<pid>/stat
+// ticks). BENCH_MATRIX_ITERATIONS (default 200: a p99 of 60 was the slowest request, one pause of the
+// machine) requests after BENCH_MATRIX_WARMUP (5), at most
 // BENCH_MATRIX_ROW_SECONDS (20) per row and endpoint; BENCH_MATRIX_ONLY=word,word keeps the rows whose
 // name contains one of the words (e.g. "admin", "search", "30 days"). BENCH_MATRIX_MODES=off,on,off+writes,on+writes
 // (default off) measures with the count cache off or on, and with BENCH_MATRIX_WRITES_PER_SECOND (10)
@@ -13,12 +15,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import type { WorklistCountCache } from '../features/worklist/list/worklist-count-cache.ts';
 import { percentile } from './bench-support.ts';
 import { explain, statementsOf, type TExplained } from './worklist-bench-explain.ts';
 import { cpuMs, cpuSpent } from './worklist-bench-http.ts';
+import type { TMatrixTransport, TOpenTransport } from './worklist-bench-transport.ts';
 
-const ITERATIONS = Number(process.env.BENCH_MATRIX_ITERATIONS ?? 60);
+const ITERATIONS = Number(process.env.BENCH_MATRIX_ITERATIONS ?? 200);
 const WARMUP = Number(process.env.BENCH_MATRIX_WARMUP ?? 5);
 const ROW_SECONDS = Number(process.env.BENCH_MATRIX_ROW_SECONDS ?? 20);
 const WRITES_PER_SECOND = Number(process.env.BENCH_MATRIX_WRITES_PER_SECOND ?? 10);
@@ -39,16 +41,15 @@ export type TMatrixCaller = {
 };
 
 export type TMatrixInput = {
+  /** The app in this process: EXPLAIN (BENCH_MATRIX_EXPLAIN) sees the statements it runs. */
   app: FastifyInstance;
   /** The bench database's URL: its backends are listed over a connection of the matrix's own. */
   dbUrl: string;
   callers: readonly TMatrixCaller[];
   /** The radiologist the by_user_ids rows filter by. */
   radiologistId: string;
-  /** The app's count cache (turned on or off per mode). */
-  countCache: WorklistCountCache;
-  /** One write through the API (the "+writes" modes make WRITES_PER_SECOND of them). */
-  writeOnce: () => Promise<void>;
+  /** Opens the requests' way to a server with the count cache off or on, per mode. */
+  transport: TOpenTransport;
 };
 
 type TMeasure = {
@@ -163,20 +164,19 @@ async function backends(client: pg.Client): Promise<number[]> {
 }
 
 async function measure(
-  input: TMatrixInput,
+  transport: TMatrixTransport,
   client: pg.Client,
   url: string,
   token: string,
 ): Promise<TMeasure> {
-  const headers = { authorization: `Bearer ${token}` };
   let total = '';
   for (let i = 0; i < WARMUP; i++) {
-    const response = await input.app.inject({ method: 'GET', url, headers });
-    if (response.statusCode !== 200) {
-      return { p50: 0, p99: 0, n: 0, total: '', pgCpuMs: null, error: `${response.statusCode}` };
+    const response = await transport.get(url, token);
+    if (response.status !== 200) {
+      return { p50: 0, p99: 0, n: 0, total: '', pgCpuMs: null, error: `${response.status}` };
     }
     if (i === 0) {
-      const body = response.json<{ total?: number; groups?: { ALL: number } }>();
+      const body = JSON.parse(response.body) as { total?: number; groups?: { ALL: number } };
       total = String(body.total ?? body.groups?.ALL ?? '');
     }
   }
@@ -185,9 +185,9 @@ async function measure(
   const deadline = performance.now() + ROW_SECONDS * 1000;
   while (times.length < ITERATIONS && (times.length < 10 || performance.now() < deadline)) {
     const started = performance.now();
-    const response = await input.app.inject({ method: 'GET', url, headers });
+    const response = await transport.get(url, token);
     times.push(performance.now() - started);
-    if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+    if (response.status !== 200) throw new Error(`${url}: ${response.status} ${response.body}`);
   }
   const spent = readCpu();
   return {
@@ -240,44 +240,51 @@ export async function runMatrix(input: TMatrixInput): Promise<TMatrixRow[]> {
   try {
     for (const mode of MODES) {
       const [cache, writes] = mode.split('+');
-      input.countCache.enabled = cache === 'on';
       const rate = writes === 'writes' ? WRITES_PER_SECOND : 0;
-      for (const caller of input.callers) {
-        for (const date of dates) {
-          for (const filter of matrixFilters(caller, input.radiologistId)) {
-            const name = `${caller.name} | ${date.name} | ${filter.name}`;
-            if (only.length > 0 && !only.some((word) => name.includes(word))) continue;
-            const query = ['limit=25', date.query, filter.query].filter((part) => part !== '').join('&');
-            const listUrl = `/api/v1/worklist?${query}`;
-            const countUrl = `/api/v1/worklist/status/count?${query}`;
-            const [list, count] = await withWrites(rate, input.writeOnce, async () => [
-              await measure(input, client, listUrl, caller.token),
-              await measure(input, client, countUrl, caller.token),
-            ]);
-            const row: TMatrixRow = {
-              mode,
-              caller: caller.name,
-              dates: date.name,
-              filter: filter.name,
-              list,
-              count,
-            };
-            if (EXPLAIN && cache === 'off') {
-              row.plans = {
-                list: await plansOf(input, client, listUrl, caller.token),
-                count: await plansOf(input, client, countUrl, caller.token),
+      const transport = await input.transport(cache === 'on');
+      try {
+        for (const caller of input.callers) {
+          for (const date of dates) {
+            for (const filter of matrixFilters(caller, input.radiologistId)) {
+              const name = `${caller.name} | ${date.name} | ${filter.name}`;
+              if (only.length > 0 && !only.some((word) => name.includes(word))) continue;
+              const query = ['limit=25', date.query, filter.query].filter((part) => part !== '').join('&');
+              const listUrl = `/api/v1/worklist?${query}`;
+              const countUrl = `/api/v1/worklist/status/count?${query}`;
+              const [list, count] = await withWrites(
+                rate,
+                () => transport.writeOnce(),
+                async () => [
+                  await measure(transport, client, listUrl, caller.token),
+                  await measure(transport, client, countUrl, caller.token),
+                ],
+              );
+              const row: TMatrixRow = {
+                mode,
+                caller: caller.name,
+                dates: date.name,
+                filter: filter.name,
+                list,
+                count,
               };
+              if (EXPLAIN && cache === 'off') {
+                row.plans = {
+                  list: await plansOf(input, client, listUrl, caller.token),
+                  count: await plansOf(input, client, countUrl, caller.token),
+                };
+              }
+              rows.push(row);
+              process.stderr.write(
+                `matrix ${mode} | ${name}: list ${list.p50.toFixed(1)}/${list.p99.toFixed(1)} count ${count.p50.toFixed(1)}/${count.p99.toFixed(1)} ms\n`,
+              );
             }
-            rows.push(row);
-            process.stderr.write(
-              `matrix ${mode} | ${name}: list ${list.p50.toFixed(1)}/${list.p99.toFixed(1)} count ${count.p50.toFixed(1)}/${count.p99.toFixed(1)} ms\n`,
-            );
           }
         }
+      } finally {
+        await transport.close();
       }
     }
   } finally {
-    input.countCache.enabled = true;
     await client.end();
   }
   return rows;

@@ -26,6 +26,7 @@ import { compactWorklistCounts } from '../features/worklist/list/worklist-rollup
 import { LocalDiskBlobStore } from '../files/local-disk-store.ts';
 import { generateWorklistData, loadedBenchIds } from './worklist-bench-data.ts';
 import { explainTable, matrixTable, runMatrix, type TMatrixRow } from './worklist-bench-matrix.ts';
+import { httpTransport, injectTransport, matrixTransportKind } from './worklist-bench-transport.ts';
 import {
   childrenCpuMs,
   cpuMs,
@@ -171,22 +172,19 @@ try {
       database.db,
       sql`select id from studies where status = 'TO_READ' and deleted_at is null order by id limit 1`,
     );
-    let tag = 0;
+    if (!changed) throw new Error('no TO_READ study to change during the matrix');
+    const write = { adminToken, study: changed.id };
+    // The in-process app answers EXPLAIN's requests (BENCH_MATRIX_EXPLAIN) only: uncached, so each
+    // runs its statements. With the inject transport it also answers the matrix, cache as each mode says.
+    countCache.enabled = false;
     matrixRows = await runMatrix({
       app,
       dbUrl: dbUrl.toString(),
       radiologistId: ids.radiologistId,
-      countCache,
-      writeOnce: async () => {
-        const response = await app.inject({
-          method: 'PUT',
-          url: '/api/v1/worklist/assign/priority-tag',
-          headers: { authorization: `Bearer ${adminToken}` },
-          payload: { worklist_ids: [changed?.id], priority_tag: ++tag % 2 ? 'URGENT' : 'ROUTINE' },
-        });
-        if (response.statusCode !== 200)
-          throw new Error(`priority change: ${response.statusCode} ${response.body}`);
-      },
+      transport:
+        matrixTransportKind() === 'inject'
+          ? injectTransport(app, countCache, write)
+          : httpTransport({ databaseUrl: dbUrl.toString(), tokenSecret: TOKEN_SECRET }, write),
       callers: [
         { name: 'admin', token: adminToken, facilityIds: await fiveFacilitiesOf(null) },
         {
@@ -330,7 +328,7 @@ try {
   );
   if (matrixRows.length > 0) {
     out.write(
-      'Filter matrix, app.inject, sequential (mode: count cache off/on, +writes; slowest first):\n\n',
+      `Filter matrix, ${matrixTransportKind() === 'inject' ? 'app.inject' : 'HTTP to the server process'}, sequential (mode: count cache off/on, +writes; slowest first):\n\n`,
     );
     out.write(`${matrixTable(matrixRows)}\n`);
     const explained = explainTable(matrixRows);
