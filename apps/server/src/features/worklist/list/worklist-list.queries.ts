@@ -16,7 +16,16 @@ import { PATIENT_DOCUMENTS_JSON, WORKLIST_ITEM_JSON_COLUMNS } from '../../studie
 import { rollupStatusCountsSql, rollupTotalSql } from './worklist-rollup.ts';
 import { hotRows, type TPlanMode } from './worklist-sql.ts';
 import { walkedPageIdsSql } from './worklist-page-walk.ts';
-import { countSearchByWeeks, countsSearchByWeeks, walkSearch, walksSearch } from './worklist-search-walk.ts';
+import {
+  countKeylessSearch,
+  countsKeylessSearch,
+  countSearchByWeeks,
+  countsSearchByWeeks,
+  walkKeylessSearch,
+  walksKeylessSearch,
+  walkSearch,
+  walksSearch,
+} from './worklist-search-walk.ts';
 
 /** The column behind each sort_by value (the whitelist is WORKLIST_SORT_FIELDS), as SQL text. */
 const SORT_COLUMNS = {
@@ -155,10 +164,14 @@ export async function listWorklistJson(
   const pageOf = (ids: readonly string[]) =>
     itemsSql(sql`select * from studies where studies.id = any(${`{${ids.join(',')}}`}::uuid[])`, sql``);
 
-  if (searching && walksSearch(criteria, query)) {
+  const walksByWeeks = searching && walksSearch(criteria, query);
+  if (walksByWeeks || (searching && walksKeylessSearch(criteria, query))) {
     // An organisation-wide search by arrival (walksSearch): walked in runs of weeks, counted up to a
-    // cap (worklist-search-walk.ts); the page's rows are then read by id.
-    const walk = await walkSearch(database, criteria, query);
+    // cap; a text no index knows (walksKeylessSearch): walked in arrival order, counted up to the cap
+    // (worklist-search-walk.ts). The page's rows are then read by id.
+    const walk = walksByWeeks
+      ? await walkSearch(database, criteria, query)
+      : await walkKeylessSearch(database, criteria, query);
     const rows =
       walk.ids.length === 0 ? [] : await hotRows<{ item: string }>(database, pageOf(walk.ids), run);
     return respond(
@@ -252,9 +265,12 @@ export async function countWorklistStatuses(
   criteria: TWorklistCriteria,
   options: { edges?: boolean } = {},
 ): Promise<{ counts: TWorklistStatusCounts; edges: TWindowEdges | null }> {
-  if (countsSearchByWeeks(criteria)) {
-    // An organisation-wide search (countsSearchByWeeks): counted up to the cap, as the list is.
-    const { perStatus, capped } = await countSearchByWeeks(database, criteria, criteria.countedStatuses);
+  if (countsSearchByWeeks(criteria) || countsKeylessSearch(criteria)) {
+    // An organisation-wide search (countsSearchByWeeks), or a text no index knows
+    // (countsKeylessSearch): counted up to the cap, as the list is.
+    const { perStatus, capped } = countsSearchByWeeks(criteria)
+      ? await countSearchByWeeks(database, criteria, criteria.countedStatuses)
+      : await countKeylessSearch(database, criteria, criteria.countedStatuses);
     return { counts: statusCountsOf((status) => perStatus.get(status) ?? 0, capped), edges: null };
   }
   const where = worklistWhere(database.db, criteria, criteria.countedStatuses);

@@ -285,6 +285,58 @@ describe('a search over all dates, walked and counted up to the cap', () => {
     }
   });
 
+  it('walks a text without keys in arrival order, counted up to the cap, list and tabs', async () => {
+    // "n" (in "Ann", "Patient", "Fernández"): no three ASCII letters or digits in a row, so no search
+    // index; it matches every study, far past the cap.
+    for (const order of ['desc', 'asc'] as const) {
+      const test: TCase = { search: 'n', order };
+      const matches = (await expectedIds(test)).length;
+      expect(matches).toBeGreaterThan(WORKLIST_SEARCH_COUNT_CAP + 500);
+      for (const offset of [0, 25, 990, 1480, matches - 10, matches + 10]) {
+        const page = await listed(queryOf(test, allDates, offset));
+        expect({ order, offset, ids: page.items.map((item) => item.id) }).toEqual({
+          order,
+          offset,
+          ids: await expectedIds(test, { offset }),
+        });
+        const limit = Math.max(WORKLIST_SEARCH_COUNT_CAP, offset + 26);
+        const capped = matches > limit;
+        expect({ offset, total: page.total, capped: page.total_capped }).toEqual({
+          offset,
+          total: capped ? limit : matches,
+          capped,
+        });
+      }
+    }
+    // Within a status tab and a range: its own matches, in order.
+    const tab: TCase = {
+      search: 'é',
+      range: `created_at >= '${new Date(NOW.getTime() - 12 * WEEK_MS).toISOString()}'`,
+      statuses: sql`status = 'FINAL'`,
+      order: 'desc',
+    };
+    const start = new Date(NOW.getTime() - 12 * WEEK_MS).toISOString();
+    const tabPage = await listed(
+      queryOf(tab, `date_range_type=CUSTOM&start_date=${start}&statuses=FINAL`, 0),
+    );
+    const want = await expectedIds(tab);
+    expect({ ids: tabPage.items.map((item) => item.id), total: tabPage.total }).toEqual({
+      ids: want.slice(0, 25),
+      total: want.length,
+    });
+    const response = await server.request('GET', `/api/v1/worklist/status/count?search=n&${allDates}`, {
+      token: tokens.admin,
+    });
+    expect(response.status, response.text).toBe(200);
+    const counts = response.json as TWorklistStatusCounts;
+    // Every counted status (deleted ones too) read up to one past the cap, in any order.
+    const counted = Object.values(counts.statuses).reduce((sum, n) => sum + n, 0);
+    expect({ capped: counts.capped, counted }).toEqual({
+      capped: true,
+      counted: WORKLIST_SEARCH_COUNT_CAP + 1,
+    });
+  });
+
   it('sorted otherwise, counts every match exactly', async () => {
     const page = await listed(`search=patient&${allDates}&sort_by=patient_name&sort_order=asc`);
     const matches = (await expectedIds({ search: 'patient', order: 'desc' })).length;

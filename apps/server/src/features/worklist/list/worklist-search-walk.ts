@@ -9,6 +9,7 @@
 // dates at 1,000,000 studies over 90 days, 4,000 over a month; years of studies would be years of
 // rows). Runs double (1, 2, 4, 8, 16 weeks), then the rest of the range is one run on the plain
 // trigram index (KEYED_RUNS), so a rare text still reads the range in a few statements.
+// A text without keys (walksKeylessSearch, at the end) is walked in arrival order on no search index.
 import {
   cappedCountLimit,
   WORKLIST_SEARCH_COUNT_CAP,
@@ -191,4 +192,75 @@ export async function countSearchByWeeks(
     if (counted >= countLimit) return { perStatus, capped: true };
   }
   return { perStatus, capped: false };
+}
+
+/**
+ * Whether a search's text has no key the trigram indexes know (no three ASCII letters or digits in a
+ * row: "a", "sm", "é", "李"): no index finds its rows, and collecting and sorting every match of the
+ * range took 0.2-0.6 s over all dates at 1,000,000 studies for a common text, at each pause while
+ * someone types. Such a search sorted by arrival reads matches in whatever order PostgreSQL finds
+ * them, and stops at the cap: a rare text has every match read once, as before, and sorted; a common
+ * one stops early, then its page is walked in arrival order, which meets a match in most rows.
+ */
+export function walksKeylessSearch(criteria: TWorklistCriteria, page: TPage): boolean {
+  return countsKeylessSearch(criteria) && page.sort_by === 'created_at';
+}
+
+/** Whether a search's matches are counted up to the cap because its text has no keys (any sort). */
+export function countsKeylessSearch(criteria: TWorklistCriteria): boolean {
+  return criteria.searchText !== null && !hasSearchKeys(criteria.searchText);
+}
+
+/**
+ * The page's ids and the capped total of a keyless search (walksKeylessSearch). Up to
+ * cappedCountLimit matches are read in any order: fewer, and they are every match (the total is
+ * exact, the page sorted from them); as many, and the total is capped and the page walked in order.
+ */
+export async function walkKeylessSearch(
+  database: TDatabase,
+  criteria: TWorklistCriteria,
+  page: TPage,
+): Promise<TSearchWalk> {
+  const countLimit = cappedCountLimit(WORKLIST_SEARCH_COUNT_CAP, page);
+  const where = worklistWhere(database.db, criteria, criteria.statuses);
+  const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
+  const order = (table: string) =>
+    sql.raw(`order by ${table}."created_at" ${direction}, ${table}."id" ${direction}`);
+  const limits = sql`limit ${page.limit} offset ${page.offset}`;
+  const [row] = await hotRows<{ n: number; ids: string[] }>(
+    database,
+    sql`with m as materialized (select "studies"."id", "studies"."created_at" from studies where ${where}
+        limit ${countLimit})
+      select (select count(*) from m)::int as n,
+        (case when (select count(*) from m) < ${countLimit}
+          then array(select m."id" from m ${order('m')} ${limits})
+          else array(select "studies"."id" from studies where ${where} ${order('"studies"')} ${limits})
+        end)::text[] as ids`,
+    { prepare: false },
+  );
+  const counted = row?.n ?? 0;
+  const capped = counted >= countLimit;
+  return { ids: row?.ids ?? [], total: capped ? countLimit - 1 : counted, capped };
+}
+
+/**
+ * The tabs' counts of a keyless search (countsKeylessSearch): the matches of every counted status
+ * (deleted ones too, for admins) read in any order up to WORKLIST_SEARCH_COUNT_CAP + 1; that many,
+ * and each count is a lower bound (capped).
+ */
+export async function countKeylessSearch(
+  database: TDatabase,
+  criteria: TWorklistCriteria,
+  statuses: readonly TStudyStatus[],
+): Promise<{ perStatus: Map<TStudyStatus, number>; capped: boolean }> {
+  const countLimit = WORKLIST_SEARCH_COUNT_CAP + 1;
+  const rows = await hotRows<{ status: TStudyStatus; n: number }>(
+    database,
+    sql`select status, count(*)::int as n
+      from (select "studies"."status" from studies where ${worklistWhere(database.db, criteria, statuses)}
+        limit ${countLimit}) c group by status`,
+    { prepare: false },
+  );
+  const counted = rows.reduce((sum, row) => sum + row.n, 0);
+  return { perStatus: new Map(rows.map((row) => [row.status, row.n])), capped: counted >= countLimit };
 }
