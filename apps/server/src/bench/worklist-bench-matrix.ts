@@ -112,6 +112,9 @@ export function matrixFilters(
     { name: 'by_user_ids=radiologist', query: `by_user_ids=${radiologistId}` },
     { name: 'search "smith"', query: 'search=smith' },
     { name: 'search "fernand"', query: 'search=fernand' },
+    // Texts no trigram index knows (fewer than three ASCII letters or digits in a row), as typed.
+    { name: 'search "a"', query: 'search=a' },
+    { name: 'search "sm"', query: 'search=sm' },
     ...(caller.scopeSearch
       ? [
           {
