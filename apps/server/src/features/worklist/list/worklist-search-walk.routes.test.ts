@@ -125,19 +125,23 @@ const queryOf = (test: TCase, extra: string, offset: number) =>
 describe('a search over all dates, walked and counted up to the cap', () => {
   const allDates = 'date_range_type=CUSTOM';
 
-  it('gives every page ORDER BY gives, newest and oldest first, before, across and past the cap', async () => {
+  /**
+   * Every page of `search` over all dates, newest and oldest first, at `offsetsOf(matches)`, is the
+   * page ORDER BY gives; the total is counted up to the cap or one past the page (then capped), exact
+   * once every match was read.
+   */
+  async function expectPagesAcrossCap(search: string, offsetsOf: (matches: number) => number[]) {
     for (const order of ['desc', 'asc'] as const) {
-      const test: TCase = { search: 'patient', order };
+      const test: TCase = { search, order };
       const matches = (await expectedIds(test)).length;
       expect(matches).toBeGreaterThan(WORKLIST_SEARCH_COUNT_CAP + 500);
-      for (const offset of [0, 25, 975, 990, 1000, 1480, matches - 30, matches - 25, matches, matches + 10]) {
+      for (const offset of offsetsOf(matches)) {
         const page = await listed(queryOf(test, allDates, offset));
         expect({ order, offset, ids: page.items.map((item) => item.id) }).toEqual({
           order,
           offset,
           ids: await expectedIds(test, { offset }),
         });
-        // Counted up to the cap, or one past the page; exact once the walk has read every week.
         const limit = Math.max(WORKLIST_SEARCH_COUNT_CAP, offset + 26);
         const capped = matches > limit;
         expect({ offset, total: page.total, capped: page.total_capped }).toEqual({
@@ -148,6 +152,21 @@ describe('a search over all dates, walked and counted up to the cap', () => {
         expect(page.next_offset).toBe(offset + 25 < (capped ? limit : matches) ? offset + 25 : null);
       }
     }
+  }
+
+  it('gives every page ORDER BY gives, newest and oldest first, before, across and past the cap', async () => {
+    await expectPagesAcrossCap('patient', (matches) => [
+      0,
+      25,
+      975,
+      990,
+      1000,
+      1480,
+      matches - 30,
+      matches - 25,
+      matches,
+      matches + 10,
+    ]);
   });
 
   it('counts a rarer text exactly, and finds a rare one in every week it lies in', async () => {
@@ -288,26 +307,7 @@ describe('a search over all dates, walked and counted up to the cap', () => {
   it('walks a text without keys in arrival order, counted up to the cap, list and tabs', async () => {
     // "n" (in "Ann", "Patient", "Fernández"): no three ASCII letters or digits in a row, so no search
     // index; it matches every study, far past the cap.
-    for (const order of ['desc', 'asc'] as const) {
-      const test: TCase = { search: 'n', order };
-      const matches = (await expectedIds(test)).length;
-      expect(matches).toBeGreaterThan(WORKLIST_SEARCH_COUNT_CAP + 500);
-      for (const offset of [0, 25, 990, 1480, matches - 10, matches + 10]) {
-        const page = await listed(queryOf(test, allDates, offset));
-        expect({ order, offset, ids: page.items.map((item) => item.id) }).toEqual({
-          order,
-          offset,
-          ids: await expectedIds(test, { offset }),
-        });
-        const limit = Math.max(WORKLIST_SEARCH_COUNT_CAP, offset + 26);
-        const capped = matches > limit;
-        expect({ offset, total: page.total, capped: page.total_capped }).toEqual({
-          offset,
-          total: capped ? limit : matches,
-          capped,
-        });
-      }
-    }
+    await expectPagesAcrossCap('n', (matches) => [0, 25, 990, 1480, matches - 10, matches + 10]);
     // Within a status tab and a range: its own matches, in order.
     const tab: TCase = {
       search: 'é',
