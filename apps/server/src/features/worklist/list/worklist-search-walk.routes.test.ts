@@ -395,5 +395,9 @@ describe('a search over all dates, walked and counted up to the cap', () => {
         )})`,
     );
     expect(ours[0]?.n).toBe(0);
+    // A text without keys ("n", in every name) is scoped the same way: the same 240, the same page.
+    const keyless = await listed(`search=n&${allDates}`, tokens.otherAdmin);
+    expect({ total: keyless.total, capped: keyless.total_capped }).toEqual({ total: 240, capped: false });
+    expect(keyless.items.map((item) => item.id)).toEqual(ids);
   });
 });
