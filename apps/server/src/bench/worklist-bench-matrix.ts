@@ -115,6 +115,8 @@ export function matrixFilters(
     // Texts no trigram index knows (fewer than three ASCII letters or digits in a row), as typed.
     { name: 'search "a"', query: 'search=a' },
     { name: 'search "sm"', query: 'search=sm' },
+    // Two letters that no study holds: every study of the range is a candidate without an index.
+    { name: 'search "zq"', query: 'search=zq' },
     ...(caller.scopeSearch
       ? [
           {

@@ -202,6 +202,12 @@ export const studies = pgTable(
     index('studies_search_facility_idx')
       .using('gin', sql`ris_search_facility_keys(${t.searchText}, ${t.facilityId})`)
       .with({ fastupdate: 'off' }),
+    // - a text of fewer than three ASCII letters or digits in a row ("xu", "li w", "李明"), which no
+    //   trigram key holds: the pairs of characters of search_text (migration 0031, ris_search_pairs),
+    //   so a rare one finds its few studies without reading every study of the range
+    index('studies_search_pair_idx')
+      .using('gin', sql`ris_search_pairs(${t.searchText})`)
+      .with({ fastupdate: 'off' }),
     // Home (features/home): the open studies (not FINAL or DELETED, a small share of all) for the
     // waiting counts, unassigned by priority, workload and breaches, read from the index alone.
     index('studies_open_organisation_created_idx')

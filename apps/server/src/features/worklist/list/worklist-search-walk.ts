@@ -9,7 +9,8 @@
 // dates at 1,000,000 studies over 90 days, 4,000 over a month; years of studies would be years of
 // rows). Runs double (1, 2, 4, 8, 16 weeks), then the rest of the range is one run on the plain
 // trigram index (KEYED_RUNS), so a rare text still reads the range in a few statements.
-// A text without keys (walksKeylessSearch, at the end) is walked in arrival order on no search index.
+// A text without keys (walksKeylessSearch, at the end) is read up to the cap in any order, then walked
+// in arrival order past it.
 import {
   cappedCountLimit,
   WORKLIST_SEARCH_COUNT_CAP,
@@ -196,11 +197,11 @@ export async function countSearchByWeeks(
 
 /**
  * Whether a search's text has no key the trigram indexes know (no three ASCII letters or digits in a
- * row: "a", "sm", "é", "李"): no index finds its rows, and collecting and sorting every match of the
- * range took 0.2-0.6 s over all dates at 1,000,000 studies for a common text, at each pause while
- * someone types. Such a search sorted by arrival reads matches in whatever order PostgreSQL finds
- * them, and stops at the cap: a rare text has every match read once, as before, and sorted; a common
- * one stops early, then its page is walked in arrival order, which meets a match in most rows.
+ * row: "a", "sm", "é", "李"): collecting and sorting every match of the range took 0.2-0.6 s over all
+ * dates at 1,000,000 studies for a common text, at each pause while someone types. Such a search
+ * sorted by arrival reads matches in whatever order PostgreSQL finds them, and stops at the cap: a
+ * rare text has every match read once (found by its pairs of characters, worklistWhere) and sorted;
+ * a common one stops early, then its page is walked in arrival order, which meets a match in most rows.
  */
 export function walksKeylessSearch(criteria: TWorklistCriteria, page: TPage): boolean {
   return countsKeylessSearch(criteria) && page.sort_by === 'created_at';

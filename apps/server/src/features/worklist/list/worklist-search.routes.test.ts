@@ -165,6 +165,22 @@ const TERMS = [
   'ct＿brain',
   'brain 50%',
   'n 50％',
+  // Without three ASCII letters or digits in a row: the pair-keyed index (migration 0031) finds them.
+  'ez',
+  'EZ',
+  'e f',
+  'o’b',
+  'Ск',
+  'ри п',
+  'ता दे',
+  '_1',
+  '0%',
+  '-0',
+  'zq',
+  // One character, or one that folds to two (Æ → ae) or to one (k + a combining acute accent).
+  'Я',
+  'Æ',
+  'k\u0301',
 ];
 
 /** The worklist criteria of a query string, as the route resolves them for the admin. */
@@ -300,7 +316,7 @@ describe('the search plan', () => {
           tx,
           sql`select indexname as name from pg_indexes where tablename = 'studies'
             and indexname not in ('studies_pkey', 'studies_search_trgm_idx', 'studies_search_week_idx',
-              'studies_search_facility_idx')`,
+              'studies_search_facility_idx', 'studies_search_pair_idx')`,
         );
         for (const { name } of others) await tx.execute(sql.raw(`drop index "${name}" cascade`));
         // With statistics, as autovacuum keeps them: the planner weighs the keys' frequencies.
@@ -341,5 +357,23 @@ describe('the search plan', () => {
     expect(await plan('fernand', RANGES['open start (plain index)'])).not.toContain(
       'studies_search_facility_idx',
     );
+  });
+
+  it('reads the pair-keyed index for a text without keys of two characters or more, never the trigram index', async () => {
+    const open = RANGES['open start (plain index)'];
+    for (const [term, range, caller] of [
+      ['zq', open, principal],
+      ['Ск', RANGES.month, principal],
+      ['ता दे', open, staffPrincipal],
+      ['o’b', RANGES.week, staffPrincipal],
+    ] as const) {
+      const text = await plan(term, range, caller);
+      expect({ term, uses: text.includes('studies_search_pair_idx') }).toEqual({ term, uses: true });
+      // pg_trgm finds no trigram in such a text and would read all of its index.
+      expect({ term, uses: text.includes('studies_search_trgm_idx') }).toEqual({ term, uses: false });
+    }
+    // One character has no pair; a text with keys reads the trigram indexes.
+    expect(await plan('Я', open)).not.toContain('studies_search_pair_idx');
+    expect(await plan('fernand', open)).not.toContain('studies_search_pair_idx');
   });
 });
