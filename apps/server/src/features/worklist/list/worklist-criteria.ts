@@ -169,6 +169,20 @@ export const MAX_SEARCH_FACILITIES = 32;
 export const hasSearchKeys = (term: string): boolean => /[A-Za-z0-9]{3}/.test(term);
 
 /**
+ * Whether a search text holds a pair of characters the pair-keyed index keeps (ris_search_pairs,
+ * migration 0031): neither a space nor two digits. Decided on the text as typed: where folding
+ * changes it otherwise, the index is looked up for no pair (every study) or not at all, and the
+ * substring test still decides.
+ */
+export function hasSearchPair(term: string): boolean {
+  const characters = [...term];
+  return characters.some((character, i) => {
+    const pair = character + (characters[i + 1] ?? ' ');
+    return !/\s|^[0-9]{2}$/u.test(pair);
+  });
+}
+
+/**
  * The weeks to search, or null for the plain index. The text must hold three ASCII letters or digits
  * in a row: normalisation (ris_unaccent, lower) leaves them as they are, so the searched keys are
  * never empty (an empty key list would match every row of the index).
@@ -361,12 +375,11 @@ export function worklistFilters(
   } else if (searchText !== null && !hasSearchKeys(searchText)) {
     // A text the trigram indexes do not know (fewer than three ASCII letters or digits in a row): the
     // plain one would read all of itself for it (0.6 s at 1,000,000 studies), so the substring test is
-    // strpos, which it cannot serve. From two characters on, every study holding the text holds each
-    // of its pairs of characters, which the pair-keyed index finds (migration 0031): PostgreSQL
-    // chooses it for a rare text (the pairs' frequencies are in the index's statistics) and reads
-    // the range in order for a common one.
+    // strpos, which it cannot serve. A study holding the text holds each of its pairs of characters,
+    // which the pair-keyed index finds (migration 0031): PostgreSQL chooses it for a rare text (the
+    // pairs' frequencies are in the index's statistics) and reads the range in order for a common one.
     conditions.push(sql`strpos("studies"."search_text", lower(ris_unaccent(${searchText}))) > 0`);
-    if ([...searchText].length >= 2) {
+    if (hasSearchPair(searchText)) {
       conditions.push(
         sql`ris_search_pairs("studies"."search_text") @> ris_search_query_pairs(${searchText})`,
       );

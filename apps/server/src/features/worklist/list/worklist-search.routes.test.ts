@@ -177,6 +177,9 @@ const TERMS = [
   '0%',
   '-0',
   'zq',
+  'i w',
+  '12',
+  '4 5',
   // One character, or one that folds to two (Æ → ae) or to one (k + a combining acute accent).
   'Я',
   'Æ',
@@ -372,8 +375,14 @@ describe('the search plan', () => {
       // pg_trgm finds no trigram in such a text and would read all of its index.
       expect({ term, uses: text.includes('studies_search_trgm_idx') }).toEqual({ term, uses: false });
     }
-    // One character has no pair; a text with keys reads the trigram indexes.
-    expect(await plan('Я', open)).not.toContain('studies_search_pair_idx');
+    // One character has no pair, nor has a text whose pairs hold a space or two digits (the index
+    // leaves them out); a text with keys reads the trigram indexes.
+    for (const term of ['Я', 'i w', '12', '4 5']) {
+      expect({ term, uses: (await plan(term, open)).includes('studies_search_pair_idx') }).toEqual({
+        term,
+        uses: false,
+      });
+    }
     expect(await plan('fernand', open)).not.toContain('studies_search_pair_idx');
   });
 });
