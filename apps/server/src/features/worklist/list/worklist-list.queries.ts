@@ -101,6 +101,25 @@ export type TWorklistListResult = {
   edges: TWindowEdges | null;
 };
 
+const DAY_MS = 86_400_000;
+
+/**
+ * Whether a page sorted by study date is collected and sorted whatever the total. A study is mostly
+ * performed shortly before it arrives, so walking study dates from the newest meets an arrival range
+ * that ends now (or is open) at once. Walked from the oldest into a range with a start, or from the
+ * newest into a range that ended a day or more ago, the walk reads every study outside the range
+ * first: PostgreSQL, taking the range's studies as spread evenly over study dates, chose that walk
+ * for a radiologist's week oldest first (150-200 ms for 3,800 matches that sort in 4 ms).
+ */
+function collectsStudyDates(
+  criteria: TWorklistCriteria,
+  query: Pick<TWorklistListQuery, 'sort_by' | 'sort_order'>,
+) {
+  if (query.sort_by !== 'datetime') return false;
+  if (query.sort_order === 'asc') return criteria.from !== null;
+  return criteria.to !== null && criteria.to.at.getTime() < Date.now() - DAY_MS;
+}
+
 /**
  * Up to this many matches, a page is read by collecting every match (id and sort key) and sorting
  * them: the cost follows the matches. With more, by walking an index in the sort order until the
@@ -138,7 +157,16 @@ export async function listWorklistJson(
   // for the page; a day rollup, the assignee's for an assignee filter, and partial days for the
   // total): generic. Otherwise the page's form depends on the total and planModeOf decides.
   const walked = searching ? null : walkedPageIdsSql(database.db, criteria, query);
-  const run = { prepare: !searching, plan: walked ? ('generic' as const) : planModeOf(criteria) };
+  const collects = collectsStudyDates(criteria, query);
+  // Study dates from the newest into a range ending now are walked (collectsStudyDates), on a plan
+  // for the range: a generic one, not knowing how much of the archive the range holds, collected an
+  // admin's month of them (130 ms) where the walk reads a page's worth.
+  const plan = walked
+    ? 'generic'
+    : query.sort_by === 'datetime' && !collects
+      ? 'custom'
+      : planModeOf(criteria);
+  const run = { prepare: !searching, plan };
   const direction = query.sort_order === 'asc' ? 'asc' : 'desc';
   const column = SORT_COLUMNS[query.sort_by];
   const limits = sql`limit ${query.limit} offset ${query.offset}`;
@@ -220,13 +248,15 @@ export async function listWorklistJson(
       ? windowEdgesSql(database, criteria, criteria.statuses)
       : sql`null::float8 as first_from, null::float8 as next_to`;
   const order = sql.raw(`order by studies.${column} ${direction}, studies.id ${direction}`);
+  const collected = sql`array(with m as materialized (${matchesSql}) select id from m ${matchOrder} ${limits})`;
   const ids = sql`case
       when t.total = 0 or ${query.offset} >= t.total then '{}'::uuid[]
       ${
         walked
           ? sql`else array(${walked})`
-          : sql`when t.total <= ${sql.raw(String(COLLECT_AT_MOST))} then array(
-        with m as materialized (${matchesSql}) select id from m ${matchOrder} ${limits})
+          : collects
+            ? sql`else ${collected}`
+            : sql`when t.total <= ${sql.raw(String(COLLECT_AT_MOST))} then ${collected}
       else array(select "studies"."id" from studies where ${where} ${order} ${limits})`
       }
     end`;
