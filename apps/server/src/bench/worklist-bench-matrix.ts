@@ -117,10 +117,11 @@ export function matrixFilters(
     { name: 'search "sm"', query: 'search=sm' },
     // Two letters that no study holds: every study of the range is a candidate without an index.
     { name: 'search "zq"', query: 'search=zq' },
-    // A column header clicked: sorted by patient name or oldest study date first, alone and with a
-    // text without keys. No index holds these orders within a range (only created_at's are walked).
+    // A column header clicked: sorted by patient name or study date, alone and with a text without
+    // keys. No index holds the name order, and study dates' is not walked within a range.
     { name: 'sorted by patient name', query: 'sort_by=patient_name&sort_order=asc' },
     { name: 'sorted by study date, oldest first', query: 'sort_by=datetime&sort_order=asc' },
+    { name: 'sorted by study date, newest first', query: 'sort_by=datetime&sort_order=desc' },
     { name: 'search "a", by patient name', query: 'search=a&sort_by=patient_name&sort_order=asc' },
     { name: 'search "sm", by patient name', query: 'search=sm&sort_by=patient_name&sort_order=asc' },
     ...(caller.scopeSearch
