@@ -255,7 +255,8 @@ export async function listWorklistJson(
         walked
           ? sql`else array(${walked})`
           : collects
-            ? sql`else ${collected}`
+            ? // Sorted from every match: OFFSET 0 keeps the subquery from being planned in the sort order.
+              sql`else array(select m.id from (${matchesSql} offset 0) m ${matchOrder} ${limits})`
             : sql`when t.total <= ${sql.raw(String(COLLECT_AT_MOST))} then ${collected}
       else array(select "studies"."id" from studies where ${where} ${order} ${limits})`
       }
