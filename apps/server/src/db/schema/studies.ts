@@ -179,6 +179,28 @@ export const studies = pgTable(
     index('studies_facility_priority_created_idx')
       .on(t.facilityId, t.priorityTag, t.createdAt, t.id, t.status)
       .where(sql`${t.priorityTag} is not null`),
+    // - sorted by patient name (a column header): walked in name order within the organisation (an
+    //   admin) or one scan per facility, merged (staff, a facility filter), when the matches are too
+    //   many to collect; arrival, status, modality group and priority are checked on the index
+    index('studies_organisation_patient_name_idx').on(
+      t.organisationId,
+      t.patientName,
+      t.id,
+      t.createdAt,
+      t.status,
+      t.modalityGroup,
+      t.priorityTag,
+    ),
+    index('studies_facility_patient_name_idx').on(
+      t.facilityId,
+      t.patientName,
+      t.id,
+      t.createdAt,
+      t.status,
+      t.modalityGroup,
+      t.priorityTag,
+      t.organisationId,
+    ),
     // - sort_by / date range on study_datetime
     index('studies_facility_study_datetime_idx').on(t.facilityId, t.studyDatetime),
     index('studies_organisation_study_datetime_idx').on(t.organisationId, t.studyDatetime),

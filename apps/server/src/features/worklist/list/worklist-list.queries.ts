@@ -15,7 +15,7 @@ import { worklistWhere, type TWorklistCriteria } from './worklist-criteria.ts';
 import { PATIENT_DOCUMENTS_JSON, WORKLIST_ITEM_JSON_COLUMNS } from '../../studies/study.presenter.ts';
 import { rollupStatusCountsSql, rollupTotalSql } from './worklist-rollup.ts';
 import { hotRows, type TPlanMode } from './worklist-sql.ts';
-import { walkedPageIdsSql } from './worklist-page-walk.ts';
+import { nameWalkSql, walkedPageIdsSql } from './worklist-page-walk.ts';
 import {
   countKeylessSearch,
   countsKeylessSearch,
@@ -158,14 +158,13 @@ export async function listWorklistJson(
   // total): generic. Otherwise the page's form depends on the total and planModeOf decides.
   const walked = searching ? null : walkedPageIdsSql(database.db, criteria, query);
   const collects = collectsStudyDates(criteria, query);
-  // Study dates from the newest into a range ending now are walked (collectsStudyDates), on a plan
-  // for the range: a generic one, not knowing how much of the archive the range holds, collected an
-  // admin's month of them (130 ms) where the walk reads a page's worth.
-  const plan = walked
-    ? 'generic'
-    : query.sort_by === 'datetime' && !collects
-      ? 'custom'
-      : planModeOf(criteria);
+  const nameWalk = searching || walked ? null : nameWalkSql(database.db, criteria, query);
+  // Study dates from the newest into a range ending now (collectsStudyDates) and patient names
+  // (nameWalkSql) are walked on a plan for the range: a generic one, not knowing how much of the
+  // archive the range holds, collected an admin's month of study dates (130 ms) where the walk reads
+  // a page's worth.
+  const sortWalked = (query.sort_by === 'datetime' && !collects) || nameWalk !== null;
+  const plan = walked ? 'generic' : sortWalked ? 'custom' : planModeOf(criteria);
   const run = { prepare: !searching, plan };
   const direction = query.sort_order === 'asc' ? 'asc' : 'desc';
   const column = SORT_COLUMNS[query.sort_by];
@@ -258,7 +257,7 @@ export async function listWorklistJson(
             ? // Sorted from every match: OFFSET 0 keeps the subquery from being planned in the sort order.
               sql`else array(select m.id from (${matchesSql} offset 0) m ${matchOrder} ${limits})`
             : sql`when t.total <= ${sql.raw(String(COLLECT_AT_MOST))} then ${collected}
-      else array(select "studies"."id" from studies where ${where} ${order} ${limits})`
+      else array(${nameWalk ?? sql`select "studies"."id" from studies where ${where} ${order} ${limits}`})`
       }
     end`;
   // The page's ids first, then their rows by primary key: where an index holds every filtered column,

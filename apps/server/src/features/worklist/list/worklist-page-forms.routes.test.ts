@@ -254,6 +254,27 @@ describe('worklist page forms', () => {
       where: sql`true`,
       order: 'study_datetime desc, id desc',
     },
+    // Sorted by patient name over more than COLLECT_AT_MOST matches: walked on the organisation's
+    // name index (an admin, within a range too), one scan of the facility name index per facility,
+    // merged (staff, an admin's facility filter).
+    {
+      who: 'admin',
+      query: 'sort_by=patient_name&sort_order=desc&start_date=2024-04-29T00:00:00Z',
+      where: sql`created_at >= '2024-04-29T00:00:00Z'`,
+      order: 'patient_name desc, id desc',
+    },
+    {
+      who: 'staff',
+      query: 'sort_by=patient_name&sort_order=asc',
+      where: sql`true`,
+      order: 'patient_name asc, id asc',
+    },
+    {
+      who: 'admin',
+      query: `facility_ids=${facilityIds[0]}&facility_ids=${facilityIds[1]}&sort_by=patient_name&sort_order=desc`,
+      where: sql`true`,
+      order: 'patient_name desc, id desc',
+    },
     // An admin's whole organisation, walked on its index whatever the total: a status tab and a
     // modality group within a date range oldest first (~190 matches), a modality group (~770).
     {

@@ -5,7 +5,8 @@
 // status tab, per facility and tag with a priority filter), merged in created_at order (MergeAppend);
 // one assignee (a reporter's own list, a by_user_ids filter) a scan of the assignee's index, several
 // one scan each over at most a month; the whole organisation (an admin) one scan of its index. Other
-// filters keep the page form the total chooses (worklist-list.queries.ts).
+// filters keep the page form the total chooses (worklist-list.queries.ts). Sorted by patient name,
+// a page with too many matches to collect is walked in name order (nameWalkSql, at the end).
 import type { TWorklistListQuery } from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
@@ -155,4 +156,40 @@ export function walkedPageIdsSql(db: TDbOrTx, criteria: TWorklistCriteria, page:
       ),
     ),
   );
+}
+
+/**
+ * A page sorted by patient name, when the matches are too many to collect and sort (the total decides,
+ * worklist-list.queries.ts): walked in name order on the organisation's name index (an admin; the
+ * plan for the range chooses it), or one scan of the facility name index per facility, merged (staff,
+ * a facility filter). Arrival, status, modality group and priority are checked on the index, so a
+ * month of a 13-week archive reads about three entries a row of the page. Null where no name index
+ * serves: a search, a referrer's referrals, an assignee filter (a reporter's own list).
+ */
+export function nameWalkSql(db: TDbOrTx, criteria: TWorklistCriteria, page: TPage): SQL | null {
+  if (
+    page.sort_by !== 'patient_name' ||
+    criteria.searchText !== null ||
+    criteria.byUserIds.length > 0 ||
+    criteria.scope.principal.role === 'REFERRING_PHYSICIAN'
+  ) {
+    return null;
+  }
+  const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
+  const order = sql.raw(`order by "patient_name" ${direction}, "id" ${direction}`);
+  const facilities = facilitiesOf(criteria);
+  if (facilities === null) {
+    return sql`select "studies"."id" from studies where ${worklistWhere(db, criteria, criteria.statuses)}
+      ${order} limit ${page.limit} offset ${page.offset}`;
+  }
+  if (facilities.length === 0 || facilities.length > MERGED_SCANS_AT_MOST) return null;
+  const organisation = sql`"studies"."organisation_id" = ${criteria.scope.organisationId}::uuid`;
+  const filters = worklistFilters(db, criteria, criteria.statuses);
+  const scans = facilities.map(
+    (facilityId) => sql`(select "studies"."id", "studies"."patient_name" from studies
+      where ${organisation} and "studies"."facility_id" = ${facilityId}::uuid and ${filters}
+      ${order} limit ${page.offset + page.limit})`,
+  );
+  return sql`select w."id" from (${sql.join(scans, sql.raw(' union all '))}) w ${order}
+    limit ${page.limit} offset ${page.offset}`;
 }
