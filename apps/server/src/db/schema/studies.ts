@@ -201,6 +201,20 @@ export const studies = pgTable(
       t.priorityTag,
       t.organisationId,
     ),
+    // - the same within an assignee (a reporter's own list, a by_user_ids filter), one scan each
+    index('studies_assigned_user_patient_name_idx')
+      .on(
+        t.lastAssignedUserId,
+        t.patientName,
+        t.id,
+        t.createdAt,
+        t.facilityId,
+        t.status,
+        t.organisationId,
+        t.modalityGroup,
+        t.priorityTag,
+      )
+      .where(sql`${t.lastAssignedUserId} is not null`),
     // - sort_by / date range on study_datetime
     index('studies_facility_study_datetime_idx').on(t.facilityId, t.studyDatetime),
     index('studies_organisation_study_datetime_idx').on(t.organisationId, t.studyDatetime),

@@ -335,3 +335,60 @@ describe('worklist page forms', () => {
     }
   });
 });
+
+describe('an assignee’s list sorted by patient name past the cap', () => {
+  it('walks each assignee’s name order, merged, as ORDER BY gives it', async () => {
+    const db = server.db;
+    const organisation = await buildOrganisation(db);
+    const facility = await buildFacility(db, { organisationId: organisation.id });
+    const patient = await buildPatient(db, { facility });
+    const reporter = await buildUser(db, {
+      role: 'RADIOLOGIST',
+      userType: 'REPORTER',
+      facilities: [facility],
+    });
+    const other = await buildUser(db, { role: 'RADIOLOGIST', facilities: [facility] });
+    const admin = await buildUser(db, { role: 'ADMIN', organisationId: organisation.id });
+    // 2,100 of the reporter's (more than COLLECT_AT_MOST), 300 of the other's; names repeat.
+    await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
+        patient_name, status, last_assigned_user_id, created_at)
+      select ${organisation.id}::uuid, ${facility.id}::uuid, ${patient.id}::uuid, 'AS' || g,
+        'Name ' || (g % 41), 'ASSIGNED', case when g <= 2100 then ${reporter.id}::uuid else ${other.id}::uuid end,
+        ${NOW.toISOString()}::timestamptz - g * interval '3 minutes'
+      from generate_series(1, 2400) g`);
+    const checks = [
+      { token: await tokenFor(server, reporter), query: 'sort_order=asc', users: [reporter.id], dir: 'asc' },
+      {
+        token: await tokenFor(server, admin),
+        query: `by_user_ids=${reporter.id}&by_user_ids=${other.id}&sort_order=desc`,
+        users: [reporter.id, other.id],
+        dir: 'desc',
+      },
+    ] as const;
+    for (const check of checks) {
+      const rows = await queryRows<{ id: string }>(
+        db,
+        sql`select id from studies where organisation_id = ${organisation.id}::uuid
+          and last_assigned_user_id in (${sql.join(
+            check.users.map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )}) order by ${sql.raw(`patient_name ${check.dir}, id ${check.dir}`)}`,
+      );
+      const all = rows.map((row) => row.id);
+      for (const offset of [0, 25, 1000, all.length - 10, all.length + 5]) {
+        const response = await server.request(
+          'GET',
+          `/api/v1/worklist?date_range_type=CUSTOM&limit=25&offset=${offset}&sort_by=patient_name&${check.query}`,
+          { token: check.token },
+        );
+        expect(response.status, response.text).toBe(200);
+        const page = response.json as TWorklistListResponse;
+        expect({ offset, total: page.total, ids: page.items.map((item) => item.id) }).toEqual({
+          offset,
+          total: all.length,
+          ids: all.slice(offset, offset + 25),
+        });
+      }
+    }
+  });
+});

@@ -161,35 +161,47 @@ export function walkedPageIdsSql(db: TDbOrTx, criteria: TWorklistCriteria, page:
 /**
  * A page sorted by patient name, when the matches are too many to collect and sort (the total decides,
  * worklist-list.queries.ts): walked in name order on the organisation's name index (an admin; the
- * plan for the range chooses it), or one scan of the facility name index per facility, merged (staff,
- * a facility filter). Arrival, status, modality group and priority are checked on the index, so a
- * month of a 13-week archive reads about three entries a row of the page. Null where no name index
- * serves: a search, a referrer's referrals, an assignee filter (a reporter's own list).
+ * plan for the range chooses it), or one scan of the facility name index per facility (staff, a
+ * facility filter) or of the assignee name index per assignee (a reporter's own list, a by_user_ids
+ * filter), merged. Arrival, status, modality group and priority are checked on the index, so a month
+ * of a 13-week archive reads about three entries a row of the page. Null where no name index serves:
+ * a search (a name-like text's matches lie together in name order), a referrer's referrals.
  */
 export function nameWalkSql(db: TDbOrTx, criteria: TWorklistCriteria, page: TPage): SQL | null {
   if (
     page.sort_by !== 'patient_name' ||
     criteria.searchText !== null ||
-    criteria.byUserIds.length > 0 ||
     criteria.scope.principal.role === 'REFERRING_PHYSICIAN'
   ) {
     return null;
   }
   const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
   const order = sql.raw(`order by "patient_name" ${direction}, "id" ${direction}`);
+  const scanOf = (where: SQL) => sql`(select "studies"."id", "studies"."patient_name" from studies
+    where ${where} ${order} limit ${page.offset + page.limit})`;
+  const merged = (scans: SQL[]) =>
+    scans.length > MERGED_SCANS_AT_MOST
+      ? null
+      : sql`select w."id" from (${sql.join(scans, sql.raw(' union all '))}) w ${order}
+        limit ${page.limit} offset ${page.offset}`;
+  if (criteria.byUserIds.length > 0) {
+    return merged(
+      criteria.byUserIds.map((userId) =>
+        scanOf(worklistWhere(db, { ...criteria, byUserIds: [userId] }, criteria.statuses)),
+      ),
+    );
+  }
   const facilities = facilitiesOf(criteria);
   if (facilities === null) {
     return sql`select "studies"."id" from studies where ${worklistWhere(db, criteria, criteria.statuses)}
       ${order} limit ${page.limit} offset ${page.offset}`;
   }
-  if (facilities.length === 0 || facilities.length > MERGED_SCANS_AT_MOST) return null;
+  if (facilities.length === 0) return null;
   const organisation = sql`"studies"."organisation_id" = ${criteria.scope.organisationId}::uuid`;
   const filters = worklistFilters(db, criteria, criteria.statuses);
-  const scans = facilities.map(
-    (facilityId) => sql`(select "studies"."id", "studies"."patient_name" from studies
-      where ${organisation} and "studies"."facility_id" = ${facilityId}::uuid and ${filters}
-      ${order} limit ${page.offset + page.limit})`,
+  return merged(
+    facilities.map((facilityId) =>
+      scanOf(sql`${organisation} and "studies"."facility_id" = ${facilityId}::uuid and ${filters}`),
+    ),
   );
-  return sql`select w."id" from (${sql.join(scans, sql.raw(' union all '))}) w ${order}
-    limit ${page.limit} offset ${page.offset}`;
 }
