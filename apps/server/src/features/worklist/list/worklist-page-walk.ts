@@ -90,6 +90,32 @@ function walkKind(
 }
 
 /**
+ * The walks of a page in `column` order (ties by id): one ordered scan of `where`, or ordered scans
+ * each stopping after offset + limit rows, merged (null past MERGED_SCANS_AT_MOST scans).
+ */
+function walksIn(column: 'created_at' | 'patient_name', page: TPage) {
+  const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
+  const order = sql.raw(`order by "${column}" ${direction}, "id" ${direction}`);
+  const limits = sql`limit ${page.limit} offset ${page.offset}`;
+  return {
+    single: (where: SQL) => sql`select "studies"."id" from studies where ${where} ${order} ${limits}`,
+    scan: (where: SQL) =>
+      sql`(select "studies"."id", ${sql.raw(`"studies"."${column}"`)} from studies where ${where} ${order}
+        limit ${page.offset + page.limit})`,
+    merged: (scans: SQL[]) =>
+      scans.length > MERGED_SCANS_AT_MOST
+        ? null
+        : sql`select w."id" from (${sql.join(scans, sql.raw(' union all '))}) w ${order} ${limits}`,
+  };
+}
+
+/** Each assignee's scan, within the caller's visibility and every other filter. */
+const perAssignee = (db: TDbOrTx, criteria: TWorklistCriteria, scan: (where: SQL) => SQL) =>
+  criteria.byUserIds.map((userId) =>
+    scan(worklistWhere(db, { ...criteria, byUserIds: [userId] }, criteria.statuses)),
+  );
+
+/**
  * The page's ids as `select id … order by … limit … offset …` read by walking, or null when the
  * filters call for the form the total chooses. The merged scans are written one per facility (and
  * modality group, status or priority tag) with the facility as the leading equality of its index,
@@ -100,28 +126,9 @@ function walkKind(
 export function walkedPageIdsSql(db: TDbOrTx, criteria: TWorklistCriteria, page: TPage): SQL | null {
   const kind = walkKind(criteria, page);
   if (kind === null) return null;
-  const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
-  const order = sql.raw(`order by "created_at" ${direction}, "id" ${direction}`);
-  const first = page.offset + page.limit;
-  const merged = (scans: SQL[]) =>
-    scans.length > MERGED_SCANS_AT_MOST
-      ? null
-      : sql`select w."id" from (${sql.join(scans, sql.raw(' union all '))}) w ${order}
-        limit ${page.limit} offset ${page.offset}`;
-  const scan = (where: SQL) =>
-    sql`(select "studies"."id", "studies"."created_at" from studies where ${where} ${order} limit ${first})`;
-  // Each assignee's index, within the caller's visibility and every other filter.
-  if (kind === 'assignees') {
-    return merged(
-      criteria.byUserIds.map((userId) =>
-        scan(worklistWhere(db, { ...criteria, byUserIds: [userId] }, criteria.statuses)),
-      ),
-    );
-  }
-  if (kind === 'organisation') {
-    return sql`select "studies"."id" from studies where ${worklistWhere(db, criteria, criteria.statuses)}
-      ${order} limit ${page.limit} offset ${page.offset}`;
-  }
+  const { single, scan, merged } = walksIn('created_at', page);
+  if (kind === 'assignees') return merged(perAssignee(db, criteria, scan));
+  if (kind === 'organisation') return single(worklistWhere(db, criteria, criteria.statuses));
   const facilities = facilitiesOf(criteria);
   const organisation = sql`"studies"."organisation_id" = ${criteria.scope.organisationId}::uuid`;
   if (facilities === null && kind === 'priorities') {
@@ -175,33 +182,16 @@ export function nameWalkSql(db: TDbOrTx, criteria: TWorklistCriteria, page: TPag
   ) {
     return null;
   }
-  const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
-  const order = sql.raw(`order by "patient_name" ${direction}, "id" ${direction}`);
-  const scanOf = (where: SQL) => sql`(select "studies"."id", "studies"."patient_name" from studies
-    where ${where} ${order} limit ${page.offset + page.limit})`;
-  const merged = (scans: SQL[]) =>
-    scans.length > MERGED_SCANS_AT_MOST
-      ? null
-      : sql`select w."id" from (${sql.join(scans, sql.raw(' union all '))}) w ${order}
-        limit ${page.limit} offset ${page.offset}`;
-  if (criteria.byUserIds.length > 0) {
-    return merged(
-      criteria.byUserIds.map((userId) =>
-        scanOf(worklistWhere(db, { ...criteria, byUserIds: [userId] }, criteria.statuses)),
-      ),
-    );
-  }
+  const { single, scan, merged } = walksIn('patient_name', page);
+  if (criteria.byUserIds.length > 0) return merged(perAssignee(db, criteria, scan));
   const facilities = facilitiesOf(criteria);
-  if (facilities === null) {
-    return sql`select "studies"."id" from studies where ${worklistWhere(db, criteria, criteria.statuses)}
-      ${order} limit ${page.limit} offset ${page.offset}`;
-  }
+  if (facilities === null) return single(worklistWhere(db, criteria, criteria.statuses));
   if (facilities.length === 0) return null;
   const organisation = sql`"studies"."organisation_id" = ${criteria.scope.organisationId}::uuid`;
   const filters = worklistFilters(db, criteria, criteria.statuses);
   return merged(
     facilities.map((facilityId) =>
-      scanOf(sql`${organisation} and "studies"."facility_id" = ${facilityId}::uuid and ${filters}`),
+      scan(sql`${organisation} and "studies"."facility_id" = ${facilityId}::uuid and ${filters}`),
     ),
   );
 }
