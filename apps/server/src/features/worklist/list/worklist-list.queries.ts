@@ -109,7 +109,8 @@ const DAY_MS = 86_400_000;
  * that ends now (or is open) at once. Walked from the oldest into a range with a start, or from the
  * newest into a range that ended a day or more ago, the walk reads every study outside the range
  * first: PostgreSQL, taking the range's studies as spread evenly over study dates, chose that walk
- * for a radiologist's week oldest first (150-200 ms for 3,800 matches that sort in 4 ms).
+ * for a radiologist's week oldest first (150-200 ms for 3,800 matches that sort in 4 ms). The clock
+ * only picks the form (both give the same page), as splitAtDays' does.
  */
 function collectsStudyDates(
   criteria: TWorklistCriteria,
