@@ -122,6 +122,14 @@ export function matrixFilters(
     { name: 'sorted by patient name', query: 'sort_by=patient_name&sort_order=asc' },
     { name: 'sorted by study date, oldest first', query: 'sort_by=datetime&sort_order=asc' },
     { name: 'sorted by study date, newest first', query: 'sort_by=datetime&sort_order=desc' },
+    // The other column headers (walked on their own sort indexes past 2,000 matches, migration 0034).
+    { name: 'sorted by last update', query: 'sort_by=updated_at&sort_order=desc' },
+    { name: 'sorted by modality', query: 'sort_by=modality&sort_order=asc' },
+    { name: 'sorted by patient id', query: 'sort_by=patient_id&sort_order=asc' },
+    { name: 'sorted by study description', query: 'sort_by=study&sort_order=desc' },
+    { name: 'sorted by status', query: 'sort_by=status&sort_order=asc' },
+    { name: 'sorted by priority', query: 'sort_by=priority_tag&sort_order=desc' },
+    { name: 'sorted by series count', query: 'sort_by=series_count&sort_order=desc' },
     { name: 'search "a", by patient name', query: 'search=a&sort_by=patient_name&sort_order=asc' },
     { name: 'search "sm", by patient name', query: 'search=sm&sort_by=patient_name&sort_order=asc' },
     ...(caller.scopeSearch
