@@ -117,8 +117,8 @@ export function matrixFilters(
     { name: 'search "sm"', query: 'search=sm' },
     // Two letters that no study holds: every study of the range is a candidate without an index.
     { name: 'search "zq"', query: 'search=zq' },
-    // A column header clicked: sorted by patient name (walked on the name indexes past 2,000
-    // matches, migrations 0032-0033) or study date, alone and with a text without keys (collected).
+    // A column header clicked: sorted by patient name (past 2,000 matches the first entries of its sort
+    // index, migration 0036) or study date, alone and with a text without keys (collected).
     { name: 'sorted by patient name', query: 'sort_by=patient_name&sort_order=asc' },
     { name: 'sorted by study date, oldest first', query: 'sort_by=datetime&sort_order=asc' },
     { name: 'sorted by study date, newest first', query: 'sort_by=datetime&sort_order=desc' },

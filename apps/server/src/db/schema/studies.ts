@@ -220,49 +220,16 @@ export const studies = pgTable(
     index('studies_facility_priority_created_idx')
       .on(t.facilityId, t.priorityTag, t.createdAt, t.id, t.status)
       .where(sql`${t.priorityTag} is not null`),
-    // - sorted by patient name (a column header): walked in name order within the organisation (an
-    //   admin) or one scan per facility, merged (staff, a facility filter), when the matches are too
-    //   many to collect; arrival, status, modality group and priority are checked on the index
-    index('studies_organisation_patient_name_idx').on(
-      t.organisationId,
-      t.patientName,
-      t.id,
-      t.createdAt,
-      t.status,
-      t.modalityGroup,
-      t.priorityTag,
-    ),
-    index('studies_facility_patient_name_idx').on(
-      t.facilityId,
-      t.patientName,
-      t.id,
-      t.createdAt,
-      t.status,
-      t.modalityGroup,
-      t.priorityTag,
-      t.organisationId,
-    ),
-    // - the same within an assignee (a reporter's own list, a by_user_ids filter), one scan each
-    index('studies_assigned_user_patient_name_idx')
-      .on(
-        t.lastAssignedUserId,
-        t.patientName,
-        t.id,
-        t.createdAt,
-        t.facilityId,
-        t.status,
-        t.organisationId,
-        t.modalityGroup,
-        t.priorityTag,
-      )
-      .where(sql`${t.lastAssignedUserId} is not null`),
-    // - sorted by any other column header (last update, modality, patient id, study, status,
-    //   priority, series count): walked in that order within the organisation when the matches are
-    //   too many to collect, with every filter but a search checked on the index (arrival, facility,
-    //   status, modality group, priority, assignee), so an admin reads a page's worth of entries and
-    //   staff about a page's worth over the share of the organisation they see (migration 0034)
+    // - sorted by a column header but arrival (patient name, study date, last update, modality,
+    //   patient id, study, status, priority, series count): walked in that order within the
+    //   organisation when the matches are too many to collect, with every filter but a search
+    //   checked on the index (arrival, facility, status, modality group, priority, assignee), so an
+    //   admin reads a page's worth of entries and staff about a page's worth over the share of the
+    //   organisation they see (migrations 0034, 0036)
     ...(
       [
+        ['patient_name', t.patientName],
+        ['study_datetime', t.studyDatetime],
         ['updated_at', t.updatedAt],
         ['modality', t.modality],
         ['patient_identifier', t.patientIdentifier],
@@ -281,9 +248,6 @@ export const studies = pgTable(
         ),
       ),
     ),
-    // - sort_by / date range on study_datetime
-    index('studies_facility_study_datetime_idx').on(t.facilityId, t.studyDatetime),
-    index('studies_organisation_study_datetime_idx').on(t.organisationId, t.studyDatetime),
     // - search: substring match on search_text (trigram GIN; needs 3+ characters to be selective)
     //   (both without GIN's pending list: every study update that touches an indexed column adds the
     //   row's keys there, and every search then scans the whole list: up to 4 MB, 18 ms instead of 9

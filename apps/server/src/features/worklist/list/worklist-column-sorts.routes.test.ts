@@ -1,7 +1,7 @@
-// The worklist sorted by a column header other than arrival, study date and patient name (last update,
+// The worklist sorted by a column header other than arrival (patient name, study date, last update,
 // modality, patient id, study, status, priority, series count). Past COLLECT_AT_MOST matches a page
-// is walked on the column's sort index (migration 0034), planned for its parameters; below, collected
-// and sorted. Last update oldest first from a range's start, or newest first into a range that ended
+// is the first entries of the column's sort index (migrations 0034, 0036) when they hold it; else,
+// and below, collected and sorted. Study date and last update oldest first from a range's start, or newest first into a range that ended
 // long ago, is collected whatever the total (collectsArrivalLike). Every form must give exactly the
 // page ORDER BY … LIMIT … OFFSET gives, ties (and nulls: first descending, last ascending) broken by
 // id, and nothing past the end; and the sort indexes must hold every filter a page is walked with.
@@ -26,6 +26,8 @@ let reporterId = '';
 
 /** The oracle's column for each sort field tested here. */
 const COLUMNS = {
+  patient_name: 'patient_name',
+  datetime: 'study_datetime',
   updated_at: 'updated_at',
   modality: 'modality',
   patient_id: 'patient_identifier',
@@ -45,7 +47,7 @@ type TField = keyof typeof COLUMNS;
 async function seed(organisation: string, facilities: string[], patients: string[], prefix: string) {
   await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
       patient_name, patient_identifier, modality, study_description, series_count, status, modality_group,
-      priority_tag, last_assigned_user_id, created_at, updated_at)
+      priority_tag, last_assigned_user_id, created_at, updated_at, study_datetime)
     select ${organisation}::uuid, (array[${facilities[0]}::uuid, ${facilities[1]}::uuid])[1 + g % 2],
       (array[${patients[0]}::uuid, ${patients[1]}::uuid])[1 + g % 2], ${prefix} || g,
       'Patient ' || (g % 37), (array['A-', 'B-'])[1 + g % 2] || lpad((g % 97)::text, 3, '0'),
@@ -56,7 +58,9 @@ async function seed(organisation: string, facilities: string[], patients: string
       case when g % 4 = 0 then ${reporterId}::uuid end,
       ${NOW.toISOString()}::timestamptz - ((g - g % 3) * interval '7 minutes'),
       ${NOW.toISOString()}::timestamptz - ((g - g % 3) * interval '7 minutes')
-        + case when g % 9 = 0 then interval '3 days' when g % 13 = 0 then interval '-1 hour' else interval '0' end
+        + case when g % 9 = 0 then interval '3 days' when g % 13 = 0 then interval '-1 hour' else interval '0' end,
+      case when g % 10 <> 0 then ${NOW.toISOString()}::timestamptz - ((g - g % 3) * interval '7 minutes')
+        - (g % 7) * interval '90 minutes' end
     from generate_series(1, ${STUDIES}) g`);
 }
 

@@ -16,7 +16,7 @@ import { facilitiesOf, worklistFilters, worklistWhere, type TWorklistCriteria } 
 import { PATIENT_DOCUMENTS_JSON, WORKLIST_ITEM_JSON_COLUMNS } from '../../studies/study.presenter.ts';
 import { rollupStatusCountsSql, rollupTotalSql } from './worklist-rollup.ts';
 import { hotRows, type TPlanMode } from './worklist-sql.ts';
-import { nameWalkSql, prefixWalkSql, walkedPageIdsSql } from './worklist-page-walk.ts';
+import { prefixWalkSql, walkedPageIdsSql } from './worklist-page-walk.ts';
 import {
   countKeylessSearch,
   countsKeylessSearch,
@@ -186,19 +186,13 @@ export async function listWorklistJson(
   const column = SORT_COLUMNS[query.sort_by];
   const walked = searching ? null : walkedPageIdsSql(database.db, criteria, query);
   const collects = collectsArrivalLike(criteria, query);
-  const nameWalk = searching || walked ? null : nameWalkSql(database.db, criteria, query);
-  // Study dates from the newest into a range ending now (collectsArrivalLike) and patient names
-  // (nameWalkSql) are walked on a plan for the range: a generic one, not knowing how much of the
-  // archive the range holds, collected an admin's month of study dates (130 ms) where the walk reads
-  // a page's worth.
-  const sortWalked = (query.sort_by === 'datetime' && !collects) || nameWalk !== null;
   // A page sorted by another column, past COLLECT_AT_MOST: the sort index's first entries, the page
   // taken if all of its rows are among them, else collected (prefixWalkSql).
   const prefixWalk =
     searching || walked || collects
       ? null
       : prefixWalkSql(database.db, criteria, query, column, sql`t.total`);
-  const plan = walked || prefixWalk ? 'generic' : sortWalked ? 'custom' : planModeOf(criteria);
+  const plan = walked || prefixWalk ? 'generic' : planModeOf(criteria);
   const run = { prepare: !searching, plan };
   const direction = query.sort_order === 'asc' ? 'asc' : 'desc';
   const limits = sql`limit ${query.limit} offset ${query.offset}`;
@@ -295,7 +289,7 @@ export async function listWorklistJson(
                 sql`else (select case when cardinality(w.ids) >= least(${query.limit}, t.total - ${query.offset}) then w.ids else ${collected} end
         from (select case when t.total > ${sql.raw(String(COLLECT_AT_MOST))} then array(${prefixWalk}) else '{}'::uuid[] end as ids offset 0) w)`
               : sql`when t.total <= ${sql.raw(String(COLLECT_AT_MOST))} then ${collected}
-      else array(${nameWalk ?? sql`select "studies"."id" from studies where ${where} ${order} ${limits}`})`
+      else array(select "studies"."id" from studies where ${where} ${order} ${limits})`
       }
     end`;
   // The page's ids first, then their rows by primary key: where an index holds every filtered column,

@@ -254,9 +254,8 @@ describe('worklist page forms', () => {
       where: sql`true`,
       order: 'study_datetime desc, id desc',
     },
-    // Sorted by patient name over more than COLLECT_AT_MOST matches: walked on the organisation's
-    // name index (an admin, within a range too), one scan of the facility name index per facility,
-    // merged (staff, an admin's facility filter).
+    // Sorted by patient name over more than COLLECT_AT_MOST matches: the first entries of the
+    // organisation's name order (an admin, within a range too; staff, an admin's facility filter).
     {
       who: 'admin',
       query: 'sort_by=patient_name&sort_order=desc&start_date=2024-04-29T00:00:00Z',
@@ -337,7 +336,7 @@ describe('worklist page forms', () => {
 });
 
 describe('an assignee’s list sorted by patient name past the cap', () => {
-  it('walks each assignee’s name order, merged, as ORDER BY gives it', async () => {
+  it('gives the assignees’ name order as ORDER BY gives it', async () => {
     const db = server.db;
     const organisation = await buildOrganisation(db);
     const facility = await buildFacility(db, { organisationId: organisation.id });

@@ -5,8 +5,9 @@
 // status tab, per facility and tag with a priority filter), merged in created_at order (MergeAppend);
 // one assignee (a reporter's own list, a by_user_ids filter) a scan of the assignee's index, several
 // one scan each over at most a month; the whole organisation (an admin) one scan of its index. Other
-// filters keep the page form the total chooses (worklist-list.queries.ts). Sorted by patient name,
-// a page with too many matches to collect is walked in name order (nameWalkSql, at the end).
+// filters keep the page form the total chooses (worklist-list.queries.ts). Sorted by another column
+// header (patient name, study date, last update…), a page with too many matches to collect is read
+// from the first entries of the column's sort index (prefixWalkSql, at the end).
 import type { TWorklistListQuery } from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
@@ -90,17 +91,17 @@ function walkKind(
 }
 
 /**
- * The walks of a page in `column` order (ties by id): one ordered scan of `where`, or ordered scans
+ * The walks of a page in arrival order (ties by id): one ordered scan of `where`, or ordered scans
  * each stopping after offset + limit rows, merged (null past MERGED_SCANS_AT_MOST scans).
  */
-function walksIn(column: 'created_at' | 'patient_name', page: TPage) {
+function arrivalWalks(page: TPage) {
   const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
-  const order = sql.raw(`order by "${column}" ${direction}, "id" ${direction}`);
+  const order = sql.raw(`order by "created_at" ${direction}, "id" ${direction}`);
   const limits = sql`limit ${page.limit} offset ${page.offset}`;
   return {
     single: (where: SQL) => sql`select "studies"."id" from studies where ${where} ${order} ${limits}`,
     scan: (where: SQL) =>
-      sql`(select "studies"."id", ${sql.raw(`"studies"."${column}"`)} from studies where ${where} ${order}
+      sql`(select "studies"."id", "studies"."created_at" from studies where ${where} ${order}
         limit ${page.offset + page.limit})`,
     merged: (scans: SQL[]) =>
       scans.length > MERGED_SCANS_AT_MOST
@@ -126,7 +127,7 @@ const perAssignee = (db: TDbOrTx, criteria: TWorklistCriteria, scan: (where: SQL
 export function walkedPageIdsSql(db: TDbOrTx, criteria: TWorklistCriteria, page: TPage): SQL | null {
   const kind = walkKind(criteria, page);
   if (kind === null) return null;
-  const { single, scan, merged } = walksIn('created_at', page);
+  const { single, scan, merged } = arrivalWalks(page);
   if (kind === 'assignees') return merged(perAssignee(db, criteria, scan));
   if (kind === 'organisation') return single(worklistWhere(db, criteria, criteria.statuses));
   const facilities = facilitiesOf(criteria);
@@ -166,41 +167,12 @@ export function walkedPageIdsSql(db: TDbOrTx, criteria: TWorklistCriteria, page:
 }
 
 /**
- * A page sorted by patient name, when the matches are too many to collect and sort (the total decides,
- * worklist-list.queries.ts): walked in name order on the organisation's name index (an admin; the
- * plan for the range chooses it), or one scan of the facility name index per facility (staff, a
- * facility filter) or of the assignee name index per assignee (a reporter's own list, a by_user_ids
- * filter), merged. Arrival, status, modality group and priority are checked on the index, so a month
- * of a 13-week archive reads about three entries a row of the page. Null where no name index serves:
- * a search (a name-like text's matches lie together in name order), a referrer's referrals.
- */
-export function nameWalkSql(db: TDbOrTx, criteria: TWorklistCriteria, page: TPage): SQL | null {
-  if (
-    page.sort_by !== 'patient_name' ||
-    criteria.searchText !== null ||
-    criteria.scope.principal.role === 'REFERRING_PHYSICIAN'
-  ) {
-    return null;
-  }
-  const { single, scan, merged } = walksIn('patient_name', page);
-  if (criteria.byUserIds.length > 0) return merged(perAssignee(db, criteria, scan));
-  const facilities = facilitiesOf(criteria);
-  if (facilities === null) return single(worklistWhere(db, criteria, criteria.statuses));
-  if (facilities.length === 0) return null;
-  const organisation = sql`"studies"."organisation_id" = ${criteria.scope.organisationId}::uuid`;
-  const filters = worklistFilters(db, criteria, criteria.statuses);
-  return merged(
-    facilities.map((facilityId) =>
-      scan(sql`${organisation} and "studies"."facility_id" = ${facilityId}::uuid and ${filters}`),
-    ),
-  );
-}
-
-/**
- * The sort fields with a sort index of their own (migration 0034): the organisation's studies in
+ * The sort fields with a sort index of their own (migrations 0034, 0036): the organisation's studies in
  * that column's order, holding every column a page without search filters on.
  */
 const PREFIX_WALKED: ReadonlySet<TPage['sort_by']> = new Set([
+  'patient_name',
+  'datetime',
   'updated_at',
   'modality',
   'patient_id',
