@@ -206,9 +206,9 @@ const PREFIX_WALK_WIDENS_AT = 10_000;
  * A page sorted by another column header (PREFIX_WALKED), when the matches are too many to collect:
  * the first entries of the organisation's sort index in that order (`select … order by … limit`,
  * one ordered scan whatever the filters), filtered, then the page. The filters are applied after
- * the limit, so this reads at most so many index entries (PREFIX_WALK_ENTRIES), and gives the page exactly when it finds
- * the page's every row among them (the caller checks the count against the total, and collects
- * otherwise). Where matches are spread over the column's order (an admin's month, a radiologist's
+ * the limit, so this reads at most the budget's entries (PREFIX_WALK_ENTRIES), and gives the page
+ * exactly when it finds the page's every row among them (the caller checks the count against the
+ * total, and collects otherwise). Where matches are spread over the column's order (an admin's month, a radiologist's
  * five facilities) that takes a few hundred entries; where they lie together elsewhere (today's
  * studies are new patients' ids, their last updates the latest), the budget runs out and the page is
  * collected: an estimate of how many entries the walk reads, as the planner makes, assumes neither
@@ -232,7 +232,7 @@ export function prefixWalkSql(
   const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
   const order = sql.raw(`order by "${column}" ${direction}, "id" ${direction}`);
   const floor = Math.max(PREFIX_WALK_ENTRIES, 20 * (page.offset + page.limit));
-  const budget = sql`greatest(${floor}::int, case when ${total} >= ${PREFIX_WALK_WIDENS_AT}::int then ${total} * 10 else 0 end)`;
+  const budget = sql`greatest(${floor}::bigint, case when ${total} >= ${PREFIX_WALK_WIDENS_AT}::int then ${total}::bigint * 10 else 0 end)`;
   const columns = [column, ...SORT_INDEX_FILTER_COLUMNS.filter((name) => name !== column)];
   const prefix = sql`select ${sql.raw(columns.map((name) => `"studies"."${name}"`).join(', '))} from studies
     where "studies"."organisation_id" = ${criteria.scope.organisationId}::uuid ${order} limit ${budget}`;
