@@ -16,14 +16,13 @@ import { facilitiesOf, worklistFilters, worklistWhere, type TWorklistCriteria } 
 import { PATIENT_DOCUMENTS_JSON, WORKLIST_ITEM_JSON_COLUMNS } from '../../studies/study.presenter.ts';
 import { rollupStatusCountsSql, rollupTotalSql } from './worklist-rollup.ts';
 import { hotRows, type TPlanMode } from './worklist-sql.ts';
-import { prefixWalkSql, walkedPageIdsSql } from './worklist-page-walk.ts';
+import { prefixWalkBudget, prefixWalkSql, walkedPageIdsSql } from './worklist-page-walk.ts';
 import {
   countKeylessSearch,
   countsKeylessSearch,
   countSearchByWeeks,
   countsSearchByWeeks,
   walkKeylessSearch,
-  walksKeylessSearch,
   walkSearch,
   walksSearch,
 } from './worklist-search-walk.ts';
@@ -191,7 +190,7 @@ export async function listWorklistJson(
   const prefixWalk =
     searching || walked || collects
       ? null
-      : prefixWalkSql(database.db, criteria, query, column, sql`t.total`);
+      : prefixWalkSql(database.db, criteria, query, column, prefixWalkBudget(query, sql`t.total`));
   const plan = walked || prefixWalk ? 'generic' : planModeOf(criteria);
   const run = { prepare: !searching, plan };
   const direction = query.sort_order === 'asc' ? 'asc' : 'desc';
@@ -219,13 +218,13 @@ export async function listWorklistJson(
     itemsSql(sql`select * from studies where studies.id = any(${`{${ids.join(',')}}`}::uuid[])`, sql``);
 
   const walksByWeeks = searching && walksSearch(criteria, query);
-  if (walksByWeeks || (searching && walksKeylessSearch(criteria, query))) {
+  if (walksByWeeks || (searching && countsKeylessSearch(criteria))) {
     // An organisation-wide search by arrival (walksSearch): walked in runs of weeks, counted up to a
-    // cap; a text no index knows (walksKeylessSearch): walked in arrival order, counted up to the cap
-    // (worklist-search-walk.ts). The page's rows are then read by id.
+    // cap; a text no index knows (countsKeylessSearch), any sort: counted up to the cap, the page
+    // walked when the matches are that many (worklist-search-walk.ts). The page's rows are then read by id.
     const walk = walksByWeeks
       ? await walkSearch(database, criteria, query)
-      : await walkKeylessSearch(database, criteria, query);
+      : await walkKeylessSearch(database, criteria, query, column);
     const rows =
       walk.ids.length === 0 ? [] : await hotRows<{ item: string }>(database, pageOf(walk.ids), run);
     return respond(

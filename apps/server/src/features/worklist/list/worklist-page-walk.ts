@@ -193,47 +193,55 @@ const SORT_INDEX_FILTER_COLUMNS = [
 ];
 
 /**
- * How many entries of a sort index a prefix walk reads at most: PREFIX_WALK_ENTRIES, or 20 per row
- * up to the page's end if more; with PREFIX_WALK_WIDENS_AT matches or more, 10 per match if more
- * still. Collecting that many matches reads their rows (the sort key) scattered over the table, 6-9 µs
- * each (a reporter's 28,000 over all dates: 170 ms; a radiologist's 49,000: 420 ms), where the walk
- * reads an entry in 0.2 µs; a recent range's rows lie together and collect in under a µs each.
+ * How many entries of a sort index a prefix walk of the list reads at most: PREFIX_WALK_ENTRIES, or 20
+ * per row up to the page's end if more; with PREFIX_WALK_WIDENS_AT matches or more, 10 per match if
+ * more still. Collecting that many matches reads their rows (the sort key) scattered over the table,
+ * 6-9 µs each (a reporter's 28,000 over all dates: 170 ms; a radiologist's 49,000: 420 ms), where
+ * the walk reads an entry in 0.2 µs; a recent range's rows lie together and collect in under a µs each.
  */
 const PREFIX_WALK_ENTRIES = 5_000;
 const PREFIX_WALK_WIDENS_AT = 10_000;
 
+/** The list's prefix walk budget (see PREFIX_WALK_ENTRIES) for `total` matches, as SQL. */
+export function prefixWalkBudget(page: TPage, total: SQL): SQL {
+  const floor = Math.max(PREFIX_WALK_ENTRIES, 20 * (page.offset + page.limit));
+  return sql`greatest(${floor}::bigint, case when ${total} >= ${PREFIX_WALK_WIDENS_AT}::int then ${total}::bigint * 10 else 0 end)`;
+}
+
 /**
- * A page sorted by another column header (PREFIX_WALKED), when the matches are too many to collect:
- * the first entries of the organisation's sort index in that order (`select … order by … limit`,
- * one ordered scan whatever the filters), filtered, then the page. The filters are applied after
- * the limit, so this reads at most the budget's entries (PREFIX_WALK_ENTRIES), and gives the page
- * exactly when it finds the page's every row among them (the caller checks the count against the
- * total, and collects otherwise). Where matches are spread over the column's order (an admin's month, a radiologist's
- * five facilities) that takes a few hundred entries; where they lie together elsewhere (today's
- * studies are new patients' ids, their last updates the latest), the budget runs out and the page is
- * collected: an estimate of how many entries the walk reads, as the planner makes, assumes neither
- * (it walked a whole million patient ids for today's 3,800 studies, 34 ms). Null for a search, a
- * referrer's referrals (the index holds neither), and other sorts.
+ * A search's prefix walk reads at most this many entries: each reads its row for the search text
+ * (2-3 µs), so a text whose matches lie together elsewhere in the order ("sm" sorted by name) wastes
+ * at most a few ms before its matches are collected.
+ */
+export const PREFIX_SEARCH_ENTRIES = 2_000;
+
+/**
+ * A page sorted by another column header (PREFIX_WALKED): the first `budget` entries of the
+ * organisation's sort index in that order (`select … order by … limit`, one ordered scan whatever the
+ * filters), filtered, then the page. The filters are applied after the limit, so this reads at most
+ * the budget's entries, and gives the page exactly when it finds the page's every row among them
+ * (the caller checks, and collects otherwise). Where matches are spread over the column's order (an
+ * admin's month, a radiologist's five facilities, a text most studies hold) that takes a few hundred
+ * entries; where they lie together elsewhere (today's studies are new patients' ids, their last
+ * updates the latest; names holding "sm"), the budget runs out and the page is collected: an
+ * estimate of how many entries the walk reads, as the planner makes, assumes neither (it walked a
+ * whole million patient ids for today's 3,800 studies, 34 ms). With a search, each entry's row is
+ * read for its text. Null for a referrer's referrals (the index does not hold them) and other sorts.
  */
 export function prefixWalkSql(
   db: TDbOrTx,
   criteria: TWorklistCriteria,
   page: TPage,
   column: string,
-  total: SQL,
+  budget: SQL,
 ): SQL | null {
-  if (
-    !PREFIX_WALKED.has(page.sort_by) ||
-    criteria.searchText !== null ||
-    criteria.scope.principal.role === 'REFERRING_PHYSICIAN'
-  ) {
+  if (!PREFIX_WALKED.has(page.sort_by) || criteria.scope.principal.role === 'REFERRING_PHYSICIAN') {
     return null;
   }
   const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
   const order = sql.raw(`order by "${column}" ${direction}, "id" ${direction}`);
-  const floor = Math.max(PREFIX_WALK_ENTRIES, 20 * (page.offset + page.limit));
-  const budget = sql`greatest(${floor}::bigint, case when ${total} >= ${PREFIX_WALK_WIDENS_AT}::int then ${total}::bigint * 10 else 0 end)`;
-  const columns = [column, ...SORT_INDEX_FILTER_COLUMNS.filter((name) => name !== column)];
+  const read = [...SORT_INDEX_FILTER_COLUMNS, ...(criteria.searchText === null ? [] : ['search_text'])];
+  const columns = [column, ...read.filter((name) => name !== column)];
   const prefix = sql`select ${sql.raw(columns.map((name) => `"studies"."${name}"`).join(', '))} from studies
     where "studies"."organisation_id" = ${criteria.scope.organisationId}::uuid ${order} limit ${budget}`;
   // Aliased as studies, so the filters' "studies"."…" name the prefix's columns; PostgreSQL never
