@@ -20,6 +20,19 @@ import { pacsArchives } from './pacs.ts';
 import { patients } from './patients.ts';
 import { referringPhysicians, users } from './users.ts';
 
+/**
+ * The filters every sort index holds after its sort key and id (worklist-page-walk.ts reads them
+ * from the index alone): arrival, facility, status, modality group, priority, assignee.
+ */
+export const SORT_INDEX_FILTERS = [
+  'createdAt',
+  'facilityId',
+  'status',
+  'modalityGroup',
+  'priorityTag',
+  'lastAssignedUserId',
+] as const;
+
 type TKeyColumns = Record<
   | 'organisationId'
   | 'status'
@@ -243,9 +256,7 @@ export const studies = pgTable(
         t.organisationId,
         column,
         t.id,
-        ...[t.createdAt, t.facilityId, t.status, t.modalityGroup, t.priorityTag, t.lastAssignedUserId].filter(
-          (filter) => filter !== column,
-        ),
+        ...SORT_INDEX_FILTERS.map((key) => t[key]).filter((filter) => filter !== column),
       ),
     ),
     // - search: substring match on search_text (trigram GIN; needs 3+ characters to be selective)

@@ -11,6 +11,7 @@
 import type { TWorklistListQuery } from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
+import { SORT_INDEX_FILTERS, studies } from '../../../db/schema/studies.ts';
 import {
   dateRangeOn,
   facilitiesOf,
@@ -167,30 +168,10 @@ export function walkedPageIdsSql(db: TDbOrTx, criteria: TWorklistCriteria, page:
 }
 
 /**
- * The sort fields with a sort index of their own (migrations 0034, 0036): the organisation's studies in
- * that column's order, holding every column a page without search filters on.
+ * The columns a prefix walk reads from a sort index (migrations 0034, 0036): the key, the id, the
+ * organisation and the filters the index holds (SORT_INDEX_FILTERS, by SQL name).
  */
-const PREFIX_WALKED: ReadonlySet<TPage['sort_by']> = new Set([
-  'patient_name',
-  'datetime',
-  'updated_at',
-  'modality',
-  'patient_id',
-  'study',
-  'status',
-  'priority_tag',
-  'series_count',
-]);
-const SORT_INDEX_FILTER_COLUMNS = [
-  'id',
-  'organisation_id',
-  'created_at',
-  'facility_id',
-  'status',
-  'modality_group',
-  'priority_tag',
-  'last_assigned_user_id',
-];
+const SORT_INDEX_COLUMNS = ['id', 'organisation_id', ...SORT_INDEX_FILTERS.map((key) => studies[key].name)];
 
 /**
  * How many entries of a sort index a prefix walk of the list reads at most: PREFIX_WALK_ENTRIES, or 20
@@ -216,9 +197,9 @@ export function prefixWalkBudget(page: TPage, total: SQL): SQL {
 export const PREFIX_SEARCH_ENTRIES = 2_000;
 
 /**
- * A page sorted by another column header (PREFIX_WALKED): the first `budget` entries of the
- * organisation's sort index in that order (`select … order by … limit`, one ordered scan whatever the
- * filters), filtered, then the page. The filters are applied after the limit, so this reads at most
+ * A page sorted by a column header but arrival (each has a sort index of its own): the first
+ * `budget` entries of the organisation's sort index in that order (`select … order by … limit`, one
+ * ordered scan whatever the filters), filtered, then the page. The filters are applied after the limit, so this reads at most
  * the budget's entries, and gives the page exactly when it finds the page's every row among them
  * (the caller checks, and collects otherwise). Where matches are spread over the column's order (an
  * admin's month, a radiologist's five facilities, a text most studies hold) that takes a few hundred
@@ -226,7 +207,8 @@ export const PREFIX_SEARCH_ENTRIES = 2_000;
  * updates the latest; names holding "sm"), the budget runs out and the page is collected: an
  * estimate of how many entries the walk reads, as the planner makes, assumes neither (it walked a
  * whole million patient ids for today's 3,800 studies, 34 ms). With a search, each entry's row is
- * read for its text. Null for a referrer's referrals (the index does not hold them) and other sorts.
+ * read for its text. Null for a referrer's referrals (the index does not hold them) and for arrival
+ * (walked on its own indexes).
  */
 export function prefixWalkSql(
   db: TDbOrTx,
@@ -235,12 +217,12 @@ export function prefixWalkSql(
   column: string,
   budget: SQL,
 ): SQL | null {
-  if (!PREFIX_WALKED.has(page.sort_by) || criteria.scope.principal.role === 'REFERRING_PHYSICIAN') {
+  if (page.sort_by === 'created_at' || criteria.scope.principal.role === 'REFERRING_PHYSICIAN') {
     return null;
   }
   const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
   const order = sql.raw(`order by "${column}" ${direction}, "id" ${direction}`);
-  const read = [...SORT_INDEX_FILTER_COLUMNS, ...(criteria.searchText === null ? [] : ['search_text'])];
+  const read = [...SORT_INDEX_COLUMNS, ...(criteria.searchText === null ? [] : ['search_text'])];
   const columns = [column, ...read.filter((name) => name !== column)];
   const prefix = sql`select ${sql.raw(columns.map((name) => `"studies"."${name}"`).join(', '))} from studies
     where "studies"."organisation_id" = ${criteria.scope.organisationId}::uuid ${order} limit ${budget}`;
