@@ -12,6 +12,7 @@ import { FAST_JOBS_ENV } from '../../../test/comm-test-helpers.ts';
 import { buildOrganisation, buildUser } from '../../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import {
+  enqueueLanguageModelBuild,
   LANGUAGE_MODEL_DEBOUNCE_MS,
   LANGUAGE_MODEL_QUEUE,
   languageModelDir,
@@ -106,7 +107,14 @@ describe('organisation language model', () => {
       });
       expect(response.status).toBe(201);
     }
-    const waiting = (await jobsOf(organisationId)).filter((job) => job.status === 'pending');
+    // The rebuild is asked for after the response (on the committed event): wait for it.
+    let waiting: TJobRow[] = [];
+    await expect
+      .poll(async () => {
+        waiting = (await jobsOf(organisationId)).filter((job) => job.status === 'pending');
+        return waiting.length;
+      })
+      .toBeGreaterThan(0);
     expect(waiting).toHaveLength(1);
     expect(new Date(waiting[0]?.run_at ?? 0).getTime()).toBeGreaterThanOrEqual(
       before + LANGUAGE_MODEL_DEBOUNCE_MS - 1_000,
@@ -125,6 +133,15 @@ describe('organisation language model', () => {
     expect(trigrams(arpa)).toEqual(
       expect.arrayContaining(['insert template c', 'template c t', 'c t aorta']),
     );
+  });
+
+  it('makes one waiting job of saves made at the same moment (two tabs, two replicas)', async () => {
+    const organisation = (await buildOrganisation(server.db)).id;
+    const ids = await Promise.all(
+      Array.from({ length: 6 }, () => enqueueLanguageModelBuild(server.db, organisation)),
+    );
+    expect(new Set(ids).size).toBe(1);
+    expect(await jobsOf(organisation)).toHaveLength(1);
   });
 
   it('rebuilds after a macro is created, and its files are written from the database', async () => {

@@ -92,26 +92,33 @@ export async function rebuildLanguageModel(db: TDb, organisationId: string): Pro
  * Asks for a rebuild (in the caller's transaction), debounced: a change adds a job due in
  * LANGUAGE_MODEL_DEBOUNCE_MS unless one is already waiting, so a burst of saves makes one build, and a
  * change made while a build runs makes the next. `immediate` (first use) makes the waiting job due now.
+ * The organisation's lock makes the look and the insert one step: two saves at once (two tabs, two
+ * replicas) find each other's job rather than each adding one.
  */
 export async function enqueueLanguageModelBuild(
-  tx: TDbOrTx,
+  db: TDbOrTx,
   organisationId: string,
   options: { immediate?: boolean } = {},
 ): Promise<string> {
-  const [waiting] = await queryRows<{ id: string }>(
-    tx,
-    sql`select id from jobs where queue = ${LANGUAGE_MODEL_QUEUE} and status = 'pending'
-      and payload->>'organisation_id' = ${organisationId} order by run_at limit 1`,
-  );
-  if (waiting) {
-    if (options.immediate) await tx.execute(sql`update jobs set run_at = now() where id = ${waiting.id}`);
-    return waiting.id;
-  }
-  return enqueueJob(tx, {
-    queue: LANGUAGE_MODEL_QUEUE,
-    payload: { organisation_id: organisationId },
-    runAt: options.immediate ? undefined : new Date(Date.now() + LANGUAGE_MODEL_DEBOUNCE_MS),
-    maxAttempts: 3,
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`${LANGUAGE_MODEL_QUEUE}:${organisationId}`}, 0))`,
+    );
+    const [waiting] = await queryRows<{ id: string }>(
+      tx,
+      sql`select id from jobs where queue = ${LANGUAGE_MODEL_QUEUE} and status = 'pending'
+        and payload->>'organisation_id' = ${organisationId} order by run_at limit 1`,
+    );
+    if (waiting) {
+      if (options.immediate) await tx.execute(sql`update jobs set run_at = now() where id = ${waiting.id}`);
+      return waiting.id;
+    }
+    return enqueueJob(tx, {
+      queue: LANGUAGE_MODEL_QUEUE,
+      payload: { organisation_id: organisationId },
+      runAt: options.immediate ? undefined : new Date(Date.now() + LANGUAGE_MODEL_DEBOUNCE_MS),
+      maxAttempts: 3,
+    });
   });
 }
 
