@@ -225,6 +225,62 @@ describe('a worklist sorted by another column header', () => {
       }
     }
   });
+
+  it('gives an admin’s study dates across a range of arrival, a day at a time, as ORDER BY does', async () => {
+    // Priors: studies arriving within the range that were performed years before (a PACS import of
+    // an old study), and one performed after it arrived; the range's edges fall within days.
+    await server.db
+      .execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
+        patient_name, status, modality_group, created_at, study_datetime)
+      select ${organisationId}::uuid, s.facility_id, s.patient_id, 'CS-PRIOR' || g, 'Prior ' || g, s.status,
+        s.modality_group, ${NOW.toISOString()}::timestamptz - g * interval '5 hours 7 minutes',
+        case when g % 5 = 0 then ${NOW.toISOString()}::timestamptz + interval '1 day'
+          else timestamptz '2010-01-01' + (g % 4) * interval '300 days' end
+      from generate_series(1, 60) g
+      cross join lateral (select facility_id, patient_id, status, modality_group from studies
+        where organisation_id = ${organisationId}::uuid offset g limit 1) s`);
+    try {
+      const range = `created_at >= '2024-04-28T05:30:00Z' and created_at <= '2024-05-06T17:45:00Z'`;
+      const dates = 'start_date=2024-04-28T05:30:00Z&end_date=2024-05-06T17:45:00Z';
+      const ranged: [TCase, 'asc' | 'desc'][] = [
+        [{ who: 'admin', query: dates, where: sql.raw(range) }, 'asc'],
+        [{ who: 'admin', query: dates, where: sql.raw(range) }, 'desc'],
+        [
+          {
+            who: 'admin',
+            query: `${dates}&statuses=TO_READ&statuses=ASSIGNED&modalities=CT&modalities=XRAY`,
+            where: sql.raw(
+              `${range} and status in ('TO_READ', 'ASSIGNED') and modality_group in ('CT', 'XRAY')`,
+            ),
+          },
+          'asc',
+        ],
+      ];
+      for (const [test, direction] of ranged) {
+        const all = await expectedIds(test, 'datetime', direction);
+        expect(all.length).toBeGreaterThan(100);
+        const lastPage = Math.floor((all.length - 1) / 25) * 25;
+        for (const offset of [...new Set([0, 25, 50, Math.min(1_000, lastPage), lastPage, all.length])]) {
+          const page = await listed(test, 'datetime', direction, offset);
+          expect({
+            query: test.query,
+            direction,
+            offset,
+            total: page.total,
+            ids: page.items.map((item) => item.id),
+          }).toEqual({
+            query: test.query,
+            direction,
+            offset,
+            total: all.length,
+            ids: all.slice(offset, offset + 25),
+          });
+        }
+      }
+    } finally {
+      await server.db.execute(sql`delete from studies where accession_number like 'CS-PRIOR%'`);
+    }
+  });
 });
 
 describe('a search without trigram keys sorted by a column, past the cap', () => {
@@ -309,6 +365,16 @@ describe('the column sort indexes', () => {
       });
     return text;
   }
+
+  it('walk each day of arrival in study date order, every filter checked on the index alone', async () => {
+    const filters = sql`ris_arrival_day(created_at) = ris_arrival_day('2024-05-03T00:00:00Z')
+      and facility_id in (${facilityIds[0]}::uuid, ${facilityIds[1]}::uuid)
+      and created_at >= '2024-05-03T06:00:00Z' and status in ('TO_READ', 'FINAL') and modality_group = 'CT'`;
+    const text = await plan('study_datetime', filters);
+    expect(text.split('\n')[1]?.trim().split(' on ')[0]).toBe(
+      '->  Index Only Scan Backward using studies_organisation_arrival_day_study_datetime_idx',
+    );
+  });
 
   it('walk each column’s order within the organisation, every filter checked on the index alone', async () => {
     const filters = sql`facility_id in (${facilityIds[0]}::uuid, ${facilityIds[1]}::uuid)
