@@ -118,7 +118,8 @@ export function matrixFilters(
     // Two letters that no study holds: every study of the range is a candidate without an index.
     { name: 'search "zq"', query: 'search=zq' },
     // A column header clicked: sorted by patient name (past 2,000 matches the first entries of its sort
-    // index, migration 0036) or study date, alone and with a text without keys (collected).
+    // index, migration 0036) or study date, alone and with a text without keys (common, clustered by
+    // name, or found nowhere).
     { name: 'sorted by patient name', query: 'sort_by=patient_name&sort_order=asc' },
     { name: 'sorted by study date, oldest first', query: 'sort_by=datetime&sort_order=asc' },
     { name: 'sorted by study date, newest first', query: 'sort_by=datetime&sort_order=desc' },
@@ -132,6 +133,7 @@ export function matrixFilters(
     { name: 'sorted by series count', query: 'sort_by=series_count&sort_order=desc' },
     { name: 'search "a", by patient name', query: 'search=a&sort_by=patient_name&sort_order=asc' },
     { name: 'search "sm", by patient name', query: 'search=sm&sort_by=patient_name&sort_order=asc' },
+    { name: 'search "zq", by patient name', query: 'search=zq&sort_by=patient_name&sort_order=asc' },
     ...(caller.scopeSearch
       ? [
           {

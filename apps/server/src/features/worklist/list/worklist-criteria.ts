@@ -311,6 +311,15 @@ export function facilitiesOf(criteria: TWorklistCriteria): readonly string[] | n
   return scope.facilityIds;
 }
 
+/**
+ * The substring test that decides a search's every match: the study's lower-cased, unaccented text
+ * (search_text) holds the searched text, normalised the same way. strpos, which no trigram index
+ * serves, so each index that finds candidates is chosen on its own.
+ */
+export function holdsSearchText(searchText: string): SQL {
+  return sql`strpos("studies"."search_text", lower(ris_unaccent(${searchText}))) > 0`;
+}
+
 /** The date range's bounds (as `bounds` allows) on a column holding the study's arrival. */
 export function dateRangeOn(
   column: '"studies"."created_at"' | '"reports"."study_created_at"',
@@ -362,7 +371,7 @@ export function worklistFilters(
         sql`ris_search_week_keys("studies"."search_text", "studies"."created_at") @> ris_search_query_keys(${searchText}, ${week}::int)`,
     );
     conditions.push(sql`(${sql.join(perWeek, sql.raw(' or '))})`);
-    conditions.push(sql`strpos("studies"."search_text", lower(ris_unaccent(${searchText}))) > 0`);
+    conditions.push(holdsSearchText(searchText));
   } else if (searchText !== null && criteria.searchFacilities) {
     // Within the caller's few facilities (worklistWhere says them: every match lies in one): one scan
     // of the facility-keyed index per facility, ORed, finds those facilities' rows with the trigrams.
@@ -371,14 +380,14 @@ export function worklistFilters(
         sql`ris_search_facility_keys("studies"."search_text", "studies"."facility_id") @> ris_search_facility_query_keys(${searchText}, ${facility}::uuid)`,
     );
     conditions.push(sql`(${sql.join(perFacility, sql.raw(' or '))})`);
-    conditions.push(sql`strpos("studies"."search_text", lower(ris_unaccent(${searchText}))) > 0`);
+    conditions.push(holdsSearchText(searchText));
   } else if (searchText !== null && !hasSearchKeys(searchText)) {
     // A text the trigram indexes do not know (fewer than three ASCII letters or digits in a row): the
     // plain one would read all of itself for it (0.6 s at 1,000,000 studies), so the substring test is
     // strpos, which it cannot serve. A study holding the text holds each of its pairs of characters,
     // which the pair-keyed index finds (migration 0031): PostgreSQL chooses it for a rare text (the
     // pairs' frequencies are in the index's statistics) and reads the range in order for a common one.
-    conditions.push(sql`strpos("studies"."search_text", lower(ris_unaccent(${searchText}))) > 0`);
+    conditions.push(holdsSearchText(searchText));
     if (hasSearchPair(searchText)) {
       conditions.push(
         sql`ris_search_pairs("studies"."search_text") @> ris_search_query_pairs(${searchText})`,
