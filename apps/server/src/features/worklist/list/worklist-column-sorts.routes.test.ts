@@ -285,17 +285,15 @@ describe('a worklist sorted by another column header', () => {
 
 describe('a search without trigram keys sorted by a column, past the cap', () => {
   it('gives the pages ORDER BY gives, walked where the first entries hold them and collected where not', async () => {
-    // "a" is in every name ("Patient …"): the sort index's first entries hold any page, and the total
-    // is counted up to the cap. "t 1" is in "Patient 1" and "Patient 10"-"Patient 19" (about 1,250
-    // studies, past the cap of 1,000): first by name ascending (walked), behind 2,700 other names
-    // descending (collected: every match read once, so the total is exact); by series count the
-    // first entries hold the first pages, not the 41st.
-    for (const [text, field, direction, collectedFrom] of [
-      ['a', 'study', 'desc', Infinity],
-      ['a', 'patient_name', 'asc', Infinity],
-      ['t 1', 'patient_name', 'asc', Infinity],
-      ['t 1', 'patient_name', 'desc', 0],
-      ['t 1', 'series_count', 'asc', 1_000],
+    // "a" is in every name ("Patient …"): the sort index's first entries hold any page. "t 1" is in
+    // "Patient 1" and "Patient 10"-"Patient 19" (about 1,250 studies, past the cap of 1,000): first
+    // by name ascending (walked), behind 2,700 other names descending (collected).
+    for (const [text, field, direction] of [
+      ['a', 'study', 'desc'],
+      ['a', 'patient_name', 'asc'],
+      ['t 1', 'patient_name', 'asc'],
+      ['t 1', 'patient_name', 'desc'],
+      ['t 1', 'series_count', 'asc'],
     ] as const) {
       const rows = await queryRows<{ id: string }>(
         server.db,
@@ -313,13 +311,11 @@ describe('a search without trigram keys sorted by a column, past the cap', () =>
           offset,
         );
         const label = { text, field, direction, offset };
-        const collected = offset >= collectedFrom;
-        expect({
+        expect({ ...label, ids: page.items.map((item) => item.id), capped: page.total_capped }).toEqual({
           ...label,
-          ids: page.items.map((item) => item.id),
-          capped: page.total_capped,
-          exact: page.total === all.length,
-        }).toEqual({ ...label, ids: all.slice(offset, offset + 25), capped: !collected, exact: collected });
+          ids: all.slice(offset, offset + 25),
+          capped: true,
+        });
       }
     }
   });

@@ -212,13 +212,12 @@ export function countsKeylessSearch(criteria: TWorklistCriteria): boolean {
 /**
  * The page's ids and the capped total of a keyless search (countsKeylessSearch), sorted by `column`.
  * Up to cappedCountLimit matches are read in any order: fewer, and they are every match (the total
- * is exact, the page sorted from them); as many, and the page is walked with the total capped: in
- * arrival order by its indexes; in another column's from the first PREFIX_SEARCH_ENTRIES entries of
- * its sort index (prefixWalkSql) when they hold a full page ("a" by name: 600 ms collected, a few
- * entries walked). Otherwise every match is collected, sorted and counted exactly ("sm" by name,
- * whose matches lie together: read twice, once up to the cap). Walking the prefix before counting
- * saved that second read but cost a rare text ("xu", "李明"), the common search, 2,000 entries read
- * for nothing: the count comes first.
+ * is exact, the page sorted from them); as many, and the total is capped and the page walked in
+ * order: arrival by its indexes; another column from the first PREFIX_SEARCH_ENTRIES entries of its
+ * sort index, when they hold the page ("a" by name: 600 ms collected, a few entries walked), else
+ * collected and sorted ("sm" by name, whose matches lie together: read twice, once up to the cap).
+ * Walking the prefix before counting saved that second read but cost a rare text ("xu", "李明"), the
+ * common search, 2,000 entries read for nothing: the count comes first.
  */
 export async function walkKeylessSearch(
   database: TDatabase,
@@ -237,37 +236,17 @@ export async function walkKeylessSearch(
     page.sort_by === 'created_at'
       ? null
       : prefixWalkSql(database.db, criteria, page, column, sql`${PREFIX_SEARCH_ENTRIES}::bigint`);
-  if (prefix) {
-    // PostgreSQL evaluates only the CASE branch taken, and a CTE when first read: the prefix (p) only
-    // past the cap, every match (m: OFFSET 0 keeps it from being planned as a walk of an index in the
-    // sort order, which for names holding "sm" read every name before them: 2.2 s) only when the
-    // prefix does not hold the page.
-    const many = sql`(select count(*) from c) >= ${countLimit}`;
-    const full = sql`cardinality((select p.ids from p)) >= ${page.limit}`;
-    const [walked] = await hotRows<{ capped: boolean; n: number; ids: string[] }>(
-      database,
-      sql`with c as materialized (select "studies"."id", ${key} from studies where ${where} limit ${countLimit}),
-        p as materialized (select array(${prefix}) as ids),
-        m as materialized (select "studies"."id", ${key} from studies where ${where} offset 0)
-        select coalesce(${many} and ${full}, false) as capped,
-          (case when not ${many} or ${full} then (select count(*) from c)
-            else (select count(*) from m) end)::int as n,
-          (case when not ${many} then array(select c."id" from c ${order('c')} ${limits})
-            when ${full} then (select p.ids from p)
-            else array(select m."id" from m ${order('m')} ${limits}) end)::text[] as ids`,
-      { prepare: false },
-    );
-    const counted = walked?.n ?? 0;
-    const capped = walked?.capped ?? false;
-    return { ids: walked?.ids ?? [], total: capped ? countLimit - 1 : counted, capped };
-  }
-  // Past the cap: walked in arrival order; a referrer's referrals by another column (no sort index
-  // holds them) collected and sorted.
-  const past =
+  // Collected: every match, sorted (OFFSET 0 keeps PostgreSQL from walking an index in the hope of
+  // meeting matches soon, which for names holding "sm" read every name before them: 2.2 s).
+  const collected = sql`array(select c."id" from (select "studies"."id", ${key} from studies where ${where} offset 0) c
+    ${order('c')} ${limits})`;
+  const walked =
     page.sort_by === 'created_at'
       ? sql`array(select "studies"."id" from studies where ${where} ${order('"studies"')} ${limits})`
-      : sql`array(select c."id" from (select "studies"."id", ${key} from studies where ${where} offset 0) c
-          ${order('c')} ${limits})`;
+      : prefix
+        ? sql`coalesce((select case when cardinality(p.ids) >= ${page.limit} then p.ids end
+            from (select array(${prefix}) as ids offset 0) p), ${collected})`
+        : collected;
   const [row] = await hotRows<{ n: number; ids: string[] }>(
     database,
     sql`with m as materialized (select "studies"."id", ${key} from studies where ${where}
@@ -275,7 +254,7 @@ export async function walkKeylessSearch(
       select (select count(*) from m)::int as n,
         (case when (select count(*) from m) < ${countLimit}
           then array(select m."id" from m ${order('m')} ${limits})
-          else ${past}
+          else ${walked}
         end)::text[] as ids`,
     { prepare: false },
   );
