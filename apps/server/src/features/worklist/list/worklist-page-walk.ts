@@ -43,6 +43,13 @@ function withinDays(criteria: TWorklistCriteria, days: number): boolean {
 
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
 
+/** ORDER BY a column of `table` (an alias, or "" for unqualified) in the page's direction, ties by id. */
+function orderBy(page: Pick<TPage, 'sort_order'>, column: string, table = ''): SQL {
+  const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
+  const of = table === '' ? '' : `${table}.`;
+  return sql.raw(`order by ${of}"${column}" ${direction}, ${of}"id" ${direction}`);
+}
+
 /**
  * Whether a page sorted by study date or last update is not walked from the first entries of the
  * column's sort index. A study is mostly performed shortly before it arrives, and mostly last updated
@@ -117,8 +124,7 @@ function walkKind(
  * each stopping after offset + limit rows, merged (null past MERGED_SCANS_AT_MOST scans).
  */
 function arrivalWalks(page: TPage) {
-  const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
-  const order = sql.raw(`order by "created_at" ${direction}, "id" ${direction}`);
+  const order = orderBy(page, 'created_at');
   const limits = sql`limit ${page.limit} offset ${page.offset}`;
   return {
     single: (where: SQL) => sql`select "studies"."id" from studies where ${where} ${order} ${limits}`,
@@ -220,9 +226,7 @@ export function arrivalDayWalkSql(db: TDbOrTx, criteria: TWorklistCriteria, page
   ) {
     return null;
   }
-  const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
-  const order = (table: string) =>
-    sql.raw(`order by ${table}."study_datetime" ${direction}, ${table}."id" ${direction}`);
+  const order = (table: string) => orderBy(page, 'study_datetime', table);
   return sql`select w."id" from generate_series(ris_arrival_day(${from.toISOString()}::timestamptz),
       ris_arrival_day(${to.at.toISOString()}::timestamptz)) d(day)
     cross join lateral (select "studies"."id", "studies"."study_datetime" from studies
@@ -265,12 +269,12 @@ export const PREFIX_SEARCH_ENTRIES = 2_000;
  * `budget` entries of the organisation's sort index in that order (`select … order by … limit`, one
  * ordered scan whatever the filters), filtered, then the page. The filters are applied after the
  * limit, so this reads at most the budget's entries, and gives the page exactly when it finds the
- * page's every row among them (the caller checks, and collects otherwise). Where matches are spread over the column's order (an
- * admin's month, a radiologist's five facilities, a text most studies hold) that takes a few hundred
- * entries; where they lie together elsewhere (today's studies are new patients' ids, their last
- * updates the latest; names holding "sm"), the budget runs out and the page is collected: an
- * estimate of how many entries the walk reads, as the planner makes, assumes neither (it walked a
- * whole million patient ids for today's 3,800 studies, 34 ms). With a search, each entry the
+ * page's every row among them (the caller checks, and collects otherwise). Where matches are spread
+ * over the column's order (an admin's month, a radiologist's five facilities, a text most studies
+ * hold) that takes a few hundred entries; where they lie together elsewhere (today's studies are
+ * new patients' ids, their last updates the latest; names holding "sm"), the budget runs out and
+ * the page is collected: an estimate of how many entries the walk reads, as the planner makes,
+ * assumes neither (it walked a whole million patient ids for today's 3,800 studies, 34 ms). With a search, each entry the
  * index's filters keep reads its row for the text. Null for a referrer's referrals (the index does
  * not hold them) and for arrival (walked on its own indexes).
  */
@@ -284,8 +288,7 @@ export function prefixWalkSql(
   if (page.sort_by === 'created_at' || criteria.scope.principal.role === 'REFERRING_PHYSICIAN') {
     return null;
   }
-  const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
-  const order = sql.raw(`order by "${column}" ${direction}, "id" ${direction}`);
+  const order = orderBy(page, column);
   const columns = [column, ...SORT_INDEX_COLUMNS.filter((name) => name !== column)];
   const prefix = sql`select ${sql.raw(columns.map((name) => `"studies"."${name}"`).join(', '))} from studies
     where "studies"."organisation_id" = ${criteria.scope.organisationId}::uuid ${order} limit ${budget}`;
@@ -299,9 +302,8 @@ export function prefixWalkSql(
   }
   // With a search, only the entries the index's filters keep read their row, for the substring test
   // alone (every entry read its row and computed its pairs of characters, other facilities' too).
-  const kept = sql.raw(`order by k."${column}" ${direction}, k."id" ${direction}`);
   return sql`select k."id" from (select "studies"."id", "studies"."${sql.raw(column)}" from (${prefix}) studies
       where ${filters}) k
     join studies on studies.id = k.id and ${holdsSearchText(searchText)}
-    ${kept} limit ${page.limit} offset ${page.offset}`;
+    ${orderBy(page, column, 'k')} limit ${page.limit} offset ${page.offset}`;
 }
