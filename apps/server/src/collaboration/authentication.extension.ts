@@ -98,7 +98,13 @@ export function authenticationExtension({ db, verifier, cache }: TAuthentication
       const context: unknown = connection.context;
       if (!isClientContext(context)) return;
       const now = await principalNow(cache, context.principal);
-      if (!now || accessChanged(context.principal, now)) throw new RefusedUpdate(RECONNECT);
+      if (!now || accessChanged(context.principal, now)) {
+        // The whole socket, not only this document: a refused update alone closes the document (a
+        // CLOSE message), after which the provider neither reconnects nor authenticates again, and
+        // its editor would wait for a sync that never comes. A closed socket makes it reconnect.
+        connection.webSocket.close(RECONNECT.code, RECONNECT.reason);
+        throw new RefusedUpdate(RECONNECT);
+      }
     },
 
     async beforeHandleAwareness(payload: beforeHandleAwarenessPayload) {

@@ -126,12 +126,15 @@ export function awarenessSeen(
   });
 }
 
-/** Resolves when the provider's WebSocket closes (when the server closed it, the provider reconnects). */
-export function connectionClosed(editor: TEditor): Promise<void> {
+/**
+ * Resolves with the next close the provider sees: its socket's close (the server's code and reason),
+ * or a document closed by a CLOSE message (code 1000, the server's reason).
+ */
+export function connectionClosed(editor: TEditor): Promise<{ code: number; reason: string }> {
   return new Promise((resolve) => {
-    const closed = () => {
+    const closed = ({ event }: { event: { code: number; reason: string } }) => {
       editor.provider.off('close', closed);
-      resolve();
+      resolve({ code: event.code, reason: event.reason });
     };
     editor.provider.on('close', closed);
   });

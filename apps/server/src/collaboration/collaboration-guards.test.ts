@@ -11,6 +11,7 @@ import {
   acknowledged,
   appendParagraph,
   awarenessSeen,
+  connectionClosed,
   openEditor,
   until,
   type TEditor,
@@ -57,17 +58,6 @@ function storedDocument(state: Uint8Array | null): Doc {
   const document = new Doc();
   applyUpdate(document, state);
   return document;
-}
-
-/** Resolves with the close event the provider gets next. */
-function nextClose(editor: TEditor): Promise<{ code: number; reason: string }> {
-  return new Promise((resolve) => {
-    const closed = ({ event }: { event: { code: number; reason: string } }) => {
-      editor.provider.off('close', closed);
-      resolve({ code: event.code, reason: event.reason });
-    };
-    editor.provider.on('close', closed);
-  });
 }
 
 function elementNames(document: Doc): string[] {
@@ -129,7 +119,7 @@ describe('unsafe document content', () => {
     const { report } = await world.studyWithReport({ collaborationEnabled: true });
     const radiologist = await open('radiologist', report.id);
     const intruder = await open('transcriptionist', report.id);
-    const closed = nextClose(intruder);
+    const closed = connectionClosed(intruder);
     intruder.document.getMap('payload').set('html', '<script>alert(1)</script>');
     expect((await closed).reason).toBe('foreign-content');
     intruder.close();
@@ -170,7 +160,7 @@ describe('size', () => {
     const { report } = await world.studyWithReport({ collaborationEnabled: true });
     const radiologist = await open('radiologist', report.id);
     const transcriptionist = await open('transcriptionist', report.id);
-    const closed = nextClose(transcriptionist);
+    const closed = connectionClosed(transcriptionist);
     appendParagraph(transcriptionist.document, 'x'.repeat(MAX_REPORT_CONTENT_LENGTH));
     expect(await closed).toEqual({ code: 4413, reason: 'report-too-large' });
     await until(radiologist.document, () => radiologist.html() === '<p>Findings: normal.</p>');
@@ -185,7 +175,7 @@ describe('size', () => {
     const { report } = await world.studyWithReport({ collaborationEnabled: true });
     const radiologist = await open('radiologist', report.id);
     const transcriptionist = await open('transcriptionist', report.id);
-    const closed = nextClose(radiologist);
+    const closed = connectionClosed(radiologist);
     appendParagraph(radiologist.document, 'y'.repeat(2_200_000));
     expect((await closed).code).toBe(1009);
     radiologist.close();
