@@ -10,6 +10,9 @@ import { loadTurnaroundTargets, overdueSql } from '../features/home/turnaround-t
 export const FACILITY_COUNT = 100;
 export const RADIOLOGIST_COUNT = 40;
 const PATIENT_COUNT = 200_000;
+/** Masks that make a hash (hashint4, hashint8) non-negative, for modulo. */
+const MAX_INT = sql.raw('2147483647');
+const MAX_BIGINT = sql.raw('9223372036854775807');
 
 const FIRST_NAMES = [
   'José',
@@ -189,11 +192,11 @@ export async function generateWorklistData(db: TDb, studyCount: number): Promise
   await db.execute(sql`
     insert into patients (organisation_id, facility_id, patient_identifier, name, sex, birth_date)
     select ${organisationId}, f.id, 'MRN' || lpad(p::text, 7, '0'),
-      (${arrayLiteral(LAST_NAMES)})[1 + (p * 7919) % ${LAST_NAMES.length}] || ' ' ||
-      (${arrayLiteral(FIRST_NAMES)})[1 + (p / ${LAST_NAMES.length}) % ${FIRST_NAMES.length}],
+      (${arrayLiteral(LAST_NAMES)})[1 + (hashint8(p) & ${MAX_BIGINT}) % ${LAST_NAMES.length}] || ' ' ||
+      (${arrayLiteral(FIRST_NAMES)})[1 + (hashint4(p::int) & ${MAX_INT}) % ${FIRST_NAMES.length}],
       case when p % 2 = 0 then 'F' else 'M' end, date '1940-01-01' + ((p * 37) % 30000)::int
     from generate_series(1::bigint, ${PATIENT_COUNT}) p
-    join bench_facilities f on f.n = 1 + (p * 31) % ${FACILITY_COUNT}`);
+    join bench_facilities f on f.n = 1 + (hashint4(-p::int) & ${MAX_INT}) % ${FACILITY_COUNT}`);
   await db.execute(sql`create temp table bench_patients as
     select row_number() over (order by p.patient_identifier) as n, p.id, p.facility_id, f.n as facility_n,
       p.name, p.patient_identifier, p.sex, p.birth_date
@@ -214,16 +217,20 @@ export async function generateWorklistData(db: TDb, studyCount: number): Promise
       last_assigned_user_id, assigned_at, referring_physician_name, created_at, updated_at)
     select ${organisationId}, p.facility_id, p.id, '1.2.826.0.1.3680043.8.498.' || s.g, 'A' || lpad(s.g::text, 9, '0'),
       p.name, p.patient_identifier, p.sex, p.birth_date, s.modality, s.modality_group::modality_group,
-      s.description, s.created_at - interval '20 minutes', 1 + (s.g % 6), 20 + (s.g % 400),
+      s.description, s.created_at - interval '20 minutes', 1 + s.h3 % 6, 20 + (s.h3 / 6) % 400,
       s.status::study_status,
-      case when s.g % 20 = 0 then (array['URGENT','ROUTINE','EMERGENCY','FOLLOW_UP'])[1 + s.g % 4]::priority_tag end,
+      case when s.h2 % 20 = 0 then (array['URGENT','ROUTINE','EMERGENCY','FOLLOW_UP'])[1 + (s.h2 / 20) % 4]::priority_tag end,
       case when s.status in ('ASSIGNED','IN_REVIEW','DRAFTED','FINAL') then r.id end,
       case when s.status in ('ASSIGNED','IN_REVIEW','DRAFTED','FINAL') then s.created_at + interval '1 hour' end,
-      'Dr Referrer ' || (s.g % 300), s.created_at, s.created_at
+      'Dr Referrer ' || (s.h3 / 2400) % 300, s.created_at, s.created_at
     from (
-      select g, created_at, age_days, r_status, m.*
+      select g, h1, h2, h3, created_at, age_days, r_status, m.*
       from (
-        select g, now() - (1 - g::float8 / ${studyCount}) * interval '90 days' as created_at,
+        -- each attribute drawn from its own hash of the study's number, so that none follows another
+        -- (patient, assignee, priority, series): a study's number modulo small numbers made them
+        -- correlate (no series count of 6 for a reporter, every priority tag for 10 radiologists)
+        select g, hashint4(g) & ${MAX_INT} as h1, hashint4(-g) & ${MAX_INT} as h2,
+          hashint8(g) & ${MAX_BIGINT} as h3, now() - (1 - g::float8 / ${studyCount}) * interval '90 days' as created_at,
           90 * (1 - g::float8 / ${studyCount}) as age_days, random() as r_status, random() as r_modality
         from generate_series(1, ${studyCount}) g
       ) base
@@ -250,9 +257,9 @@ export async function generateWorklistData(db: TDb, studyCount: number): Promise
           end as status
       ) m
     ) s
-    join bench_patients p on p.n = 1 + (s.g * 7) % ${PATIENT_COUNT}
+    join bench_patients p on p.n = 1 + s.h1 % ${PATIENT_COUNT}
     -- assigned to one of the 4 radiologists working at the study's facility
-    join bench_rads r on r.n = (p.facility_n - 1) / 10 + 10 * (s.g % 4)
+    join bench_rads r on r.n = (p.facility_n - 1) / 10 + 10 * ((s.h2 / 80) % 4)
     -- in arrival order, as a live table fills (the hash joins above scatter each day's studies over
     -- the whole heap: an index-only count of today's 6,300 studies then touched 3,179 buffers, 55 now)
     order by s.g`);
