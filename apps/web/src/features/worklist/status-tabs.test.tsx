@@ -13,11 +13,10 @@ afterEach(async () => {
 const counts = (capped: boolean): TWorklistStatusCounts => ({
   statuses: {
     ...(Object.fromEntries(STUDY_STATUSES.map((status) => [status, 0])) as TWorklistStatusCounts['statuses']),
-    ORDERED: 300,
-    TO_READ: 500,
+    ORDERED: 800,
     FINAL: 201,
   },
-  groups: { ALL: 1001, ORDERED: 300, ON_PROGRESS: 500, COMPLETED: 201 },
+  groups: { ALL: 1001, ORDERED: 800, ON_PROGRESS: 0, COMPLETED: 201 },
   capped,
 });
 
@@ -32,7 +31,18 @@ describe('the status tabs', () => {
   it('show a search’s counts counted up to the cap as lower bounds', async () => {
     view = await render(<StatusTabs value="ALL" onChange={() => undefined} counts={counts(true)} />);
     // The All tab no higher than the list's "1,000+"; the others as counted.
-    expect([shown('ALL'), shown('ORDERED'), shown('COMPLETED')]).toEqual(['1,000+', '300+', '201+']);
+    expect([shown('ALL'), shown('ORDERED'), shown('COMPLETED')]).toEqual(['1,000+', '800+', '201+']);
+    // None of the counted matches is in progress: not "0+", which reads as none.
+    expect(shown('ON_PROGRESS')).toBe('?');
+    const title = (group: string) =>
+      document.querySelector(`[data-testid="count-${group}"]`)?.getAttribute('title') ?? '';
+    expect(title('ON_PROGRESS')).toMatch(/^Not counted/);
+    expect(title('ORDERED')).toMatch(/^At least this many/);
+  });
+
+  it('show a count of none as 0 when it is exact', async () => {
+    view = await render(<StatusTabs value="ALL" onChange={() => undefined} counts={counts(false)} />);
+    expect(shown('ON_PROGRESS')).toBe('0');
   });
 
   it('show a dash before the counts arrive', async () => {
