@@ -264,9 +264,11 @@ export async function walkKeylessSearch(
 }
 
 /**
- * The tabs' counts of a keyless search (countsKeylessSearch): the matches of every counted status
- * (deleted ones too, for admins) read in any order up to WORKLIST_SEARCH_COUNT_CAP + 1; that many,
- * and each count is a lower bound (capped).
+ * The tabs' counts of a keyless search (countsKeylessSearch): the matches of the listed statuses read
+ * in any order up to WORKLIST_SEARCH_COUNT_CAP + 1 (that many, and each count is a lower bound:
+ * capped), so the All tab says what the list says ("1,000+"); deleted studies (counted for admins)
+ * beside them, up to as many, not toward the cap (counted in the same read, they made the All tab
+ * "995+" beside a list of "1,000+").
  */
 export async function countKeylessSearch(
   database: TDatabase,
@@ -274,13 +276,22 @@ export async function countKeylessSearch(
   statuses: readonly TStudyStatus[],
 ): Promise<{ perStatus: Map<TStudyStatus, number>; capped: boolean }> {
   const countLimit = WORKLIST_SEARCH_COUNT_CAP + 1;
+  const counted = (within: readonly TStudyStatus[]) =>
+    sql`select status, count(*)::int as n
+      from (select "studies"."status" from studies where ${worklistWhere(database.db, criteria, within)}
+        limit ${countLimit}) c group by status`;
+  const listed = statuses.filter((status) => LISTED_STATUSES.includes(status));
+  const others = statuses.filter((status) => !LISTED_STATUSES.includes(status));
+  const parts = [listed, others].filter((part) => part.length > 0).map(counted);
   const rows = await hotRows<{ status: TStudyStatus; n: number }>(
     database,
-    sql`select status, count(*)::int as n
-      from (select "studies"."status" from studies where ${worklistWhere(database.db, criteria, statuses)}
-        limit ${countLimit}) c group by status`,
+    sql.join(parts, sql.raw(' union all ')),
     { prepare: false },
   );
-  const counted = rows.reduce((sum, row) => sum + row.n, 0);
-  return { perStatus: new Map(rows.map((row) => [row.status, row.n])), capped: counted >= countLimit };
+  const reached = (part: readonly TStudyStatus[]) =>
+    rows.filter((row) => part.includes(row.status)).reduce((sum, row) => sum + row.n, 0) >= countLimit;
+  return {
+    perStatus: new Map(rows.map((row) => [row.status, row.n])),
+    capped: reached(listed) || (others.length > 0 && reached(others)),
+  };
 }
