@@ -17,11 +17,12 @@ import {
   type TStudyStatus,
   type TWorklistListQuery,
 } from '@ris/domain';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
 import {
   facilitiesOf,
   hasSearchKeys,
+  hasSearchPair,
   LISTED_STATUSES,
   MAX_SEARCH_WEEKS,
   searchWeekOf,
@@ -210,6 +211,39 @@ export function countsKeylessSearch(criteria: TWorklistCriteria): boolean {
 }
 
 /**
+ * A keyless search with a pair of characters (its matches found by the pair index, whose statistics
+ * give each pair's frequency) that PostgreSQL expects at most this many matches of is read once:
+ * every match, sorted for the page, the total capped as the tabs' ("sm" over a month: estimated 1,501,
+ * 3,934 in fact). Counted up to the cap first, such a text was read again for a page sorted by another
+ * column (its matches lie together in that order, past the prefix): each read ANDed the pairs with the
+ * range's arrival entries, 22 ms over an admin's month. A common text ("an": 50,202 estimated) keeps
+ * the capped count. Estimates run about 2.5 times low: 2,000 reads at most some 5,000 rows.
+ */
+const FEW_KEYLESS_MATCHES = 2_000;
+
+function planRows(plan: unknown): number | null {
+  const parsed: unknown = typeof plan === 'string' ? JSON.parse(plan) : plan;
+  if (!Array.isArray(parsed)) return null;
+  const [first]: unknown[] = parsed;
+  if (typeof first !== 'object' || first === null || !('Plan' in first)) return null;
+  const root: unknown = first.Plan;
+  if (typeof root !== 'object' || root === null || !('Plan Rows' in root)) return null;
+  return typeof root['Plan Rows'] === 'number' ? root['Plan Rows'] : null;
+}
+
+/** Whether a keyless search is read once (FEW_KEYLESS_MATCHES): one plan without execution. */
+async function readsKeylessOnce(database: TDatabase, criteria: TWorklistCriteria, where: SQL) {
+  if (criteria.searchText === null || !hasSearchPair(criteria.searchText)) return false;
+  const [row] = await hotRows<{ 'QUERY PLAN': unknown }>(
+    database,
+    sql`explain (format json) select 1 from studies where ${where}`,
+    { prepare: false },
+  );
+  const rows = planRows(row?.['QUERY PLAN']);
+  return rows !== null && rows <= FEW_KEYLESS_MATCHES;
+}
+
+/**
  * The page's ids and the capped total of a keyless search (countsKeylessSearch), sorted by `column`.
  * Up to cappedCountLimit matches are read in any order: fewer, and they are every match (the total
  * is exact, the page sorted from them); as many, and the total is capped and the page walked in
@@ -217,7 +251,8 @@ export function countsKeylessSearch(criteria: TWorklistCriteria): boolean {
  * sort index, when they hold the page ("a" by name: 600 ms collected, a few entries walked), else
  * collected and sorted ("sm" by name, whose matches lie together: read twice, once up to the cap).
  * Walking the prefix before counting saved that second read but cost a rare text ("xu", "李明"), the
- * common search, 2,000 entries read for nothing: the count comes first.
+ * common search, 2,000 entries read for nothing: the count comes first. A text PostgreSQL expects few
+ * matches of (readsKeylessOnce) has them all read once instead, and the page sorted from them.
  */
 export async function walkKeylessSearch(
   database: TDatabase,
@@ -247,15 +282,19 @@ export async function walkKeylessSearch(
         ? sql`coalesce((select case when cardinality(p.ids) >= ${page.limit} then p.ids end
             from (select array(${prefix}) as ids offset 0) p), ${collected})`
         : collected;
+  const once = page.sort_by !== 'created_at' && (await readsKeylessOnce(database, criteria, where));
   const [row] = await hotRows<{ n: number; ids: string[] }>(
     database,
-    sql`with m as materialized (select "studies"."id", ${key} from studies where ${where}
-        limit ${countLimit})
-      select (select count(*) from m)::int as n,
-        (case when (select count(*) from m) < ${countLimit}
-          then array(select m."id" from m ${order('m')} ${limits})
-          else ${walked}
-        end)::text[] as ids`,
+    once
+      ? sql`with m as materialized (select "studies"."id", ${key} from studies where ${where})
+          select (select count(*) from m)::int as n, array(select m."id" from m ${order('m')} ${limits})::text[] as ids`
+      : sql`with m as materialized (select "studies"."id", ${key} from studies where ${where}
+            limit ${countLimit})
+          select (select count(*) from m)::int as n,
+            (case when (select count(*) from m) < ${countLimit}
+              then array(select m."id" from m ${order('m')} ${limits})
+              else ${walked}
+            end)::text[] as ids`,
     { prepare: false },
   );
   const counted = row?.n ?? 0;
