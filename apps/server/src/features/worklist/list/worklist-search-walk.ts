@@ -267,21 +267,6 @@ export async function walkKeylessSearch(
     sql.raw(`order by ${table}."${column}" ${direction}, ${table}."id" ${direction}`);
   const limits = sql`limit ${page.limit} offset ${page.offset}`;
   const key = sql.raw(`"studies"."${column}"`);
-  const prefix =
-    page.sort_by === 'created_at'
-      ? null
-      : prefixWalkSql(database.db, criteria, page, column, sql`${PREFIX_SEARCH_ENTRIES}::bigint`);
-  // Collected: every match, sorted (OFFSET 0 keeps PostgreSQL from walking an index in the hope of
-  // meeting matches soon, which for names holding "sm" read every name before them: 2.2 s).
-  const collected = sql`array(select c."id" from (select "studies"."id", ${key} from studies where ${where} offset 0) c
-    ${order('c')} ${limits})`;
-  const walked =
-    page.sort_by === 'created_at'
-      ? sql`array(select "studies"."id" from studies where ${where} ${order('"studies"')} ${limits})`
-      : prefix
-        ? sql`coalesce((select case when cardinality(p.ids) >= ${page.limit} then p.ids end
-            from (select array(${prefix}) as ids offset 0) p), ${collected})`
-        : collected;
   const once = page.sort_by !== 'created_at' && (await readsKeylessOnce(database, criteria, where));
   const [row] = await hotRows<{ n: number; ids: string[] }>(
     database,
@@ -293,10 +278,25 @@ export async function walkKeylessSearch(
           select (select count(*) from m)::int as n,
             (case when (select count(*) from m) < ${countLimit}
               then array(select m."id" from m ${order('m')} ${limits})
-              else ${walked}
+              else ${walkedPastCap()}
             end)::text[] as ids`,
     { prepare: false },
   );
+
+  /** The page of a count that reached the cap: walked in arrival order, from a prefix, or collected. */
+  function walkedPastCap() {
+    if (page.sort_by === 'created_at') {
+      return sql`array(select "studies"."id" from studies where ${where} ${order('"studies"')} ${limits})`;
+    }
+    // Collected: every match, sorted (OFFSET 0 keeps PostgreSQL from walking an index in the hope of
+    // meeting matches soon, which for names holding "sm" read every name before them: 2.2 s).
+    const collected = sql`array(select c."id" from (select "studies"."id", ${key} from studies where ${where} offset 0) c
+      ${order('c')} ${limits})`;
+    const prefix = prefixWalkSql(database.db, criteria, page, column, sql`${PREFIX_SEARCH_ENTRIES}::bigint`);
+    if (!prefix) return collected;
+    return sql`coalesce((select case when cardinality(p.ids) >= ${page.limit} then p.ids end
+      from (select array(${prefix}) as ids offset 0) p), ${collected})`;
+  }
   const counted = row?.n ?? 0;
   const capped = counted >= countLimit;
   return { ids: row?.ids ?? [], total: capped ? countLimit - 1 : counted, capped };
