@@ -44,10 +44,15 @@ function nodes(node: TPlanNode, underLimit = false): { node: TPlanNode; underLim
   return [{ node, underLimit }, ...(node.Plans ?? []).flatMap((child) => nodes(child, below))];
 }
 
-/** Catches the statements `run` makes hotRows send. */
+/**
+ * Catches the statements `run` makes hotRows send, but the plans it asks for itself (a keyless
+ * search's estimate, readsKeylessOnce): an EXPLAIN cannot be explained.
+ */
 export async function statementsOf(run: () => Promise<void>): Promise<TWorklistStatement[]> {
   const caught: TWorklistStatement[] = [];
-  observeWorklistStatements((statement) => caught.push(statement));
+  observeWorklistStatements((statement) => {
+    if (!/^\s*explain\b/i.test(statement.text)) caught.push(statement);
+  });
   try {
     await run();
   } finally {
