@@ -66,7 +66,9 @@ export async function explain(client: pg.Client, statement: TWorklistStatement):
   const literal = (value: unknown) =>
     value === null || value === undefined ? 'null' : client.escapeLiteral(String(value));
   const mode = statement.plan === 'generic' ? 'force_generic_plan' : 'force_custom_plan';
+  // As the worklist's pools plan (worklist-sql.ts): the plan cache mode, no parallel workers.
   await client.query(`set plan_cache_mode = ${mode}`);
+  await client.query('set max_parallel_workers_per_gather = 0');
   await client.query(`prepare bench_explained as ${statement.text}`);
   try {
     const args = statement.params.map(literal).join(', ');
@@ -100,5 +102,6 @@ export async function explain(client: pg.Client, statement: TWorklistStatement):
   } finally {
     await client.query('deallocate bench_explained');
     await client.query('reset plan_cache_mode');
+    await client.query('reset max_parallel_workers_per_gather');
   }
 }

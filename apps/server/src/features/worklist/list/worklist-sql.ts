@@ -32,36 +32,49 @@ function statementName(text: string): string | undefined {
  */
 export type TPlanMode = 'custom' | 'generic';
 
-/** A small second pool whose connections plan prepared statements generically, per application pool. */
-const genericPools = new WeakMap<pg.Pool, pg.Pool>();
+/**
+ * The worklist's own pools beside the application's, per application pool: `generic` plans prepared
+ * statements generically; `custom` for its parameters, as the application's pool does. Neither starts
+ * parallel workers. A generic plan's estimates once planned a Gather for a count of a few hundred
+ * index entries, and starting the workers cost 25 ms. A search's collect (every match of "sm" over an
+ * admin's all dates, 12,000 rows) ran 98 ms with two workers, 34 ms without: on a server's few cores,
+ * shared by every user's requests, the workers wait for the CPU the request itself would use.
+ */
+type TWorklistPools = Record<TPlanMode, pg.Pool>;
+const worklistPools = new WeakMap<pg.Pool, TWorklistPools>();
 
-async function genericPoolOf(pool: pg.Pool): Promise<pg.Pool> {
-  let generic = genericPools.get(pool);
-  if (!generic) {
+async function worklistPoolOf(pool: pg.Pool, plan: TPlanMode): Promise<pg.Pool> {
+  let pools = worklistPools.get(pool);
+  if (!pools) {
     // Loaded here, not at the top: PGlite installations never load the PostgreSQL driver.
     const { default: driver } = await import('pg');
-    const existing = genericPools.get(pool);
-    if (existing) return existing;
-    generic = new driver.Pool({
-      ...pool.options,
-      max: Math.max(2, Math.ceil((pool.options.max ?? 10) / 2)),
-      application_name: 'ris-worklist',
-      // No parallel workers: a generic plan's estimates once planned a Gather for a count of a few
-      // hundred index entries, and starting the workers cost 25 ms.
-      options: '-c plan_cache_mode=force_generic_plan -c jit=off -c max_parallel_workers_per_gather=0',
-    });
-    generic.on('error', () => undefined);
-    genericPools.set(pool, generic);
+    const existing = worklistPools.get(pool);
+    if (existing) return existing[plan];
+    const size = pool.options.max ?? 10;
+    const open = (mode: TPlanMode, max: number) => {
+      const opened = new driver.Pool({
+        ...pool.options,
+        max,
+        application_name: 'ris-worklist',
+        options: `-c plan_cache_mode=force_${mode}_plan -c jit=off -c max_parallel_workers_per_gather=0`,
+      });
+      opened.on('error', () => undefined);
+      return opened;
+    };
+    // Half the application's pool each: up to as many connections again as DATABASE_POOL_SIZE (README).
+    const half = Math.max(2, Math.ceil(size / 2));
+    pools = { generic: open('generic', half), custom: open('custom', half) };
+    worklistPools.set(pool, pools);
   }
-  return generic;
+  return pools[plan];
 }
 
-/** Closes the generic-plan pool of the database, if one was opened (the application's onClose). */
+/** Closes the worklist's pools of the database, if they were opened (the application's onClose). */
 export async function closeWorklistPools(database: TDatabase): Promise<void> {
-  const generic = database.pool ? genericPools.get(database.pool) : undefined;
-  if (!generic) return;
-  genericPools.delete(database.pool as pg.Pool);
-  await generic.end();
+  const pools = database.pool ? worklistPools.get(database.pool) : undefined;
+  if (!pools) return;
+  worklistPools.delete(database.pool as pg.Pool);
+  await Promise.all([pools.generic.end(), pools.custom.end()]);
 }
 
 /** A statement as hotRows sends it to PostgreSQL, for benchmarks that explain what ran. */
@@ -74,8 +87,9 @@ export function observeWorklistStatements(observer: ((statement: TWorklistStatem
 }
 
 /**
- * Runs one of the worklist's hot statements. On PostgreSQL, straight on the pool (not through
- * Drizzle's session, whose per-query wrapping cost more than the driver call), and with `prepare` as
+ * Runs one of the worklist's hot statements. On PostgreSQL, straight on one of the worklist's pools
+ * (not through Drizzle's session, whose per-query wrapping cost more than the driver call; the pool
+ * by how the statement is planned, worklistPoolOf), and with `prepare` as
  * a named prepared statement: each connection parses and analyses its text once; `plan` chooses how
  * it is planned. PGlite runs it through Drizzle (one process, no round trip to save).
  */
@@ -90,7 +104,7 @@ export async function hotRows<TRow>(
   const name = options.prepare ? statementName(text) : undefined;
   const generic = name !== undefined && options.plan === 'generic';
   statementObserver?.({ text, params, plan: generic ? 'generic' : 'custom' });
-  const target = generic ? await genericPoolOf(pool) : pool;
+  const target = await worklistPoolOf(pool, generic ? 'generic' : 'custom');
   const result = await target.query(name ? { name, text, values: params } : { text, values: params });
   return result.rows as TRow[];
 }

@@ -1,0 +1,60 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TDatabase } from '../../../db/client.ts';
+import { createTestDatabase } from '../../../test/test-database.ts';
+import { closeWorklistPools, hotRows } from './worklist-sql.ts';
+
+type TSetting = { setting: string };
+
+describe('the worklist statements runner', () => {
+  let database: TDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await closeWorklistPools(database);
+    await database.close();
+  });
+
+  const setting = async (name: string, plan: 'custom' | 'generic') => {
+    const rows = await hotRows<TSetting>(database, sql`select current_setting(${name}) as setting`, {
+      prepare: true,
+      plan,
+    });
+    return rows[0]?.setting;
+  };
+
+  it('runs a prepared statement again with its new parameters, under either plan', async () => {
+    for (const plan of ['custom', 'generic'] as const) {
+      for (const value of [1, 2, 3]) {
+        const rows = await hotRows<{ doubled: number }>(database, sql`select ${value}::int * 2 as doubled`, {
+          prepare: true,
+          plan,
+        });
+        expect(rows).toEqual([{ doubled: value * 2 }]);
+      }
+    }
+  });
+
+  // PostgreSQL only (CI runs it): PGlite has one in-process connection and no parallel workers.
+  if (process.env.TEST_DATABASE_URL) {
+    it('plans each statement as asked, with neither parallel workers nor JIT', async () => {
+      expect(await setting('plan_cache_mode', 'custom')).toBe('force_custom_plan');
+      expect(await setting('plan_cache_mode', 'generic')).toBe('force_generic_plan');
+      for (const plan of ['custom', 'generic'] as const) {
+        expect(await setting('max_parallel_workers_per_gather', plan)).toBe('0');
+        expect(await setting('jit', plan)).toBe('off');
+      }
+    });
+
+    it('opens at most as many connections again as the application pool', async () => {
+      await Promise.all(Array.from({ length: 12 }, () => setting('jit', 'custom')));
+      await Promise.all(Array.from({ length: 12 }, () => setting('jit', 'generic')));
+      const rows = await database.db.execute<{ count: number }>(sql`
+        select count(*)::int as count from pg_stat_activity
+        where application_name = 'ris-worklist' and datname = current_database()`);
+      // The test database's pool holds 4: two for each of the worklist's pools.
+      expect(rows.rows[0]?.count).toBe(4);
+    });
+  }
+});
