@@ -46,7 +46,7 @@ function nodes(node: TPlanNode, underLimit = false): { node: TPlanNode; underLim
 
 /**
  * Catches the statements `run` makes hotRows send, but the plans it asks for itself (a keyless
- * search's estimate, readsKeylessOnce): an EXPLAIN cannot be explained.
+ * search's estimate, keylessPlan): an EXPLAIN cannot be explained.
  */
 export async function statementsOf(run: () => Promise<void>): Promise<TWorklistStatement[]> {
   const caught: TWorklistStatement[] = [];

@@ -19,7 +19,6 @@ import { containsFolded } from '../../../db/text-search.ts';
 import { AppError } from '../../../http/app-error.ts';
 import { resolvePresetRange } from './preset-range.ts';
 
-/** Statuses listed when the caller names none: every tab's (DELETED belongs to none). */
 /** The statuses every default list shows (the All tab; DELETED is in no tab). */
 export const LISTED_STATUSES: readonly TStudyStatus[] = statusesOfGroup('ALL');
 
@@ -320,14 +319,18 @@ export function holdsSearchText(searchText: string): SQL {
   return sql`strpos("studies"."search_text", lower(ris_unaccent(${searchText}))) > 0`;
 }
 
-/** The date range's bounds (as `bounds` allows) on a column holding the study's arrival. */
+/**
+ * The date range's bounds (as `bounds` allows) on a column holding the study's arrival; `unindexed`,
+ * on an expression of it that no index holds, so that each row's arrival is tested, not looked up.
+ */
 export function dateRangeOn(
   column: '"studies"."created_at"' | '"reports"."study_created_at"',
   criteria: Pick<TWorklistCriteria, 'from' | 'to'>,
   bounds: { from: boolean; to: boolean } = { from: true, to: true },
+  unindexed = false,
 ): SQL[] {
   const conditions: SQL[] = [];
-  const arrival = sql.raw(column);
+  const arrival = sql.raw(unindexed ? `(${column} + interval '0 s')` : column);
   if (criteria.from && bounds.from)
     conditions.push(sql`${arrival} >= ${criteria.from.toISOString()}::timestamptz`);
   if (criteria.to && bounds.to) {

@@ -22,7 +22,6 @@ import type { TDatabase } from '../../../db/client.ts';
 import {
   facilitiesOf,
   hasSearchKeys,
-  hasSearchPair,
   LISTED_STATUSES,
   MAX_SEARCH_WEEKS,
   searchWeekOf,
@@ -30,6 +29,7 @@ import {
   worklistWhere,
   type TWorklistCriteria,
 } from './worklist-criteria.ts';
+import { keylessPlan } from './worklist-keyless-plan.ts';
 import { PREFIX_SEARCH_ENTRIES, prefixWalkSql } from './worklist-page-walk.ts';
 import { hotRows } from './worklist-sql.ts';
 
@@ -211,39 +211,6 @@ export function countsKeylessSearch(criteria: TWorklistCriteria): boolean {
 }
 
 /**
- * A keyless search with a pair of characters (its matches found by the pair index, whose statistics
- * give each pair's frequency) that PostgreSQL expects at most this many matches of is read once:
- * every match, sorted for the page, the total capped as the tabs' ("sm" over a month: estimated 1,501,
- * 3,934 in fact). Counted up to the cap first, such a text was read again for a page sorted by another
- * column (its matches lie together in that order, past the prefix): each read ANDed the pairs with the
- * range's arrival entries, 22 ms over an admin's month. A common text ("an": 50,202 estimated) keeps
- * the capped count. Estimates run about 2.5 times low: 2,000 reads at most some 5,000 rows.
- */
-const FEW_KEYLESS_MATCHES = 2_000;
-
-function planRows(plan: unknown): number | null {
-  const parsed: unknown = typeof plan === 'string' ? JSON.parse(plan) : plan;
-  if (!Array.isArray(parsed)) return null;
-  const [first]: unknown[] = parsed;
-  if (typeof first !== 'object' || first === null || !('Plan' in first)) return null;
-  const root: unknown = first.Plan;
-  if (typeof root !== 'object' || root === null || !('Plan Rows' in root)) return null;
-  return typeof root['Plan Rows'] === 'number' ? root['Plan Rows'] : null;
-}
-
-/** Whether a keyless search is read once (FEW_KEYLESS_MATCHES): one plan without execution. */
-async function readsKeylessOnce(database: TDatabase, criteria: TWorklistCriteria, where: SQL) {
-  if (criteria.searchText === null || !hasSearchPair(criteria.searchText)) return false;
-  const [row] = await hotRows<{ 'QUERY PLAN': unknown }>(
-    database,
-    sql`explain (format json) select 1 from studies where ${where}`,
-    { prepare: false },
-  );
-  const rows = planRows(row?.['QUERY PLAN']);
-  return rows !== null && rows <= FEW_KEYLESS_MATCHES;
-}
-
-/**
  * The page's ids and the capped total of a keyless search (countsKeylessSearch), sorted by `column`.
  * Up to cappedCountLimit matches are read in any order: fewer, and they are every match (the total
  * is exact, the page sorted from them); as many, and the total is capped and the page walked in
@@ -252,7 +219,7 @@ async function readsKeylessOnce(database: TDatabase, criteria: TWorklistCriteria
  * collected and sorted ("sm" by name, whose matches lie together: read twice, once up to the cap).
  * Walking the prefix before counting saved that second read but cost a rare text ("xu", "李明"), the
  * common search, 2,000 entries read for nothing: the count comes first. A text PostgreSQL expects few
- * matches of (readsKeylessOnce) has them all read once instead, and the page sorted from them.
+ * matches of (keylessPlan) has them all read once instead, and the page sorted from them.
  */
 export async function walkKeylessSearch(
   database: TDatabase,
@@ -261,19 +228,20 @@ export async function walkKeylessSearch(
   column: string,
 ): Promise<TSearchWalk> {
   const countLimit = cappedCountLimit(WORKLIST_SEARCH_COUNT_CAP, page);
+  // The matches read by the plan's conditions; the page walked in order by the range's index.
   const where = worklistWhere(database.db, criteria, criteria.statuses);
+  const plan = await keylessPlan(database, criteria, criteria.statuses, page.sort_by !== 'created_at');
   const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
   const order = (table: string) =>
     sql.raw(`order by ${table}."${column}" ${direction}, ${table}."id" ${direction}`);
   const limits = sql`limit ${page.limit} offset ${page.offset}`;
   const key = sql.raw(`"studies"."${column}"`);
-  const once = page.sort_by !== 'created_at' && (await readsKeylessOnce(database, criteria, where));
   const [row] = await hotRows<{ n: number; ids: string[] }>(
     database,
-    once
-      ? sql`with m as materialized (select "studies"."id", ${key} from studies where ${where})
+    plan.once
+      ? sql`with m as materialized (select "studies"."id", ${key} from studies where ${plan.where})
           select (select count(*) from m)::int as n, array(select m."id" from m ${order('m')} ${limits})::text[] as ids`
-      : sql`with m as materialized (select "studies"."id", ${key} from studies where ${where}
+      : sql`with m as materialized (select "studies"."id", ${key} from studies where ${plan.where}
             limit ${countLimit})
           select (select count(*) from m)::int as n,
             (case when (select count(*) from m) < ${countLimit}
@@ -290,7 +258,7 @@ export async function walkKeylessSearch(
     }
     // Collected: every match, sorted (OFFSET 0 keeps PostgreSQL from walking an index in the hope of
     // meeting matches soon, which for names holding "sm" read every name before them: 2.2 s).
-    const collected = sql`array(select c."id" from (select "studies"."id", ${key} from studies where ${where} offset 0) c
+    const collected = sql`array(select c."id" from (select "studies"."id", ${key} from studies where ${plan.where} offset 0) c
       ${order('c')} ${limits})`;
     const prefix = prefixWalkSql(database.db, criteria, page, column, sql`${PREFIX_SEARCH_ENTRIES}::bigint`);
     if (!prefix) return collected;
@@ -315,13 +283,16 @@ export async function countKeylessSearch(
   statuses: readonly TStudyStatus[],
 ): Promise<{ perStatus: Map<TStudyStatus, number>; capped: boolean }> {
   const countLimit = WORKLIST_SEARCH_COUNT_CAP + 1;
-  const counted = (within: readonly TStudyStatus[]) =>
+  const counted = (where: SQL) =>
     sql`select status, count(*)::int as n
-      from (select "studies"."status" from studies where ${worklistWhere(database.db, criteria, within)}
-        limit ${countLimit}) c group by status`;
+      from (select "studies"."status" from studies where ${where} limit ${countLimit}) c group by status`;
   const listed = statuses.filter((status) => LISTED_STATUSES.includes(status));
   const others = statuses.filter((status) => !LISTED_STATUSES.includes(status));
-  const parts = [listed, others].filter((part) => part.length > 0).map(counted);
+  // The listed statuses, the most matches, by the plan's conditions; deleted studies as worklistWhere.
+  const parts = [
+    ...(listed.length > 0 ? [(await keylessPlan(database, criteria, listed, false)).where] : []),
+    ...(others.length > 0 ? [worklistWhere(database.db, criteria, others)] : []),
+  ].map(counted);
   const rows = await hotRows<{ status: TStudyStatus; n: number }>(
     database,
     sql.join(parts, sql.raw(' union all ')),

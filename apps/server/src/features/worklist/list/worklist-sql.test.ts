@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TDatabase } from '../../../db/client.ts';
+import { queryRows } from '../../../db/rows.ts';
 import { createTestDatabase } from '../../../test/test-database.ts';
 import { closeWorklistPools, hotRows } from './worklist-sql.ts';
 
@@ -50,11 +51,14 @@ describe('the worklist statements runner', () => {
     it('opens at most as many connections again as the application pool', async () => {
       await Promise.all(Array.from({ length: 12 }, () => setting('jit', 'custom')));
       await Promise.all(Array.from({ length: 12 }, () => setting('jit', 'generic')));
-      const rows = await database.db.execute<{ count: number }>(sql`
+      const rows = await queryRows<{ count: number }>(
+        database.db,
+        sql`
         select count(*)::int as count from pg_stat_activity
-        where application_name = 'ris-worklist' and datname = current_database()`);
+        where application_name = 'ris-worklist' and datname = current_database()`,
+      );
       // The test database's pool holds 4: two for each of the worklist's pools.
-      expect(rows.rows[0]?.count).toBe(4);
+      expect(rows[0]?.count).toBe(4);
     });
   }
 });

@@ -1,0 +1,107 @@
+// How a keyless search (worklist-search-walk.ts, countsKeylessSearch) reads its matches, decided
+// from one plan of its conditions without execution: whether its matches are few enough to be read
+// once (FEW_KEYLESS_MATCHES), and whether the pair index alone finds them more cheaply than ANDed
+// with the range's arrival entries (PAIR_ALONE_RATIO).
+import { sql, type SQL } from 'drizzle-orm';
+import type { TDatabase } from '../../../db/client.ts';
+import { dateRangeOn, hasSearchPair, worklistWhere, type TWorklistCriteria } from './worklist-criteria.ts';
+import { hotRows } from './worklist-sql.ts';
+
+/**
+ * A keyless search with a pair of characters (its matches found by the pair index, whose statistics
+ * give each pair's frequency) that PostgreSQL expects at most this many matches of is read once:
+ * every match, sorted for the page, the total capped as the tabs' ("sm" over a month: estimated 1,501,
+ * 3,934 in fact). Counted up to the cap first, such a text was read again for a page sorted by another
+ * column (its matches lie together in that order, past the prefix): each read ANDed the pairs with the
+ * range's arrival entries, 22 ms over an admin's month. A common text ("an": 50,202 estimated) keeps
+ * the capped count. Estimates run about 2.5 times low: 2,000 reads at most some 5,000 rows.
+ */
+const FEW_KEYLESS_MATCHES = 2_000;
+
+/**
+ * PostgreSQL ANDs the pair index's entries with the range's arrival entries when both narrow the
+ * search, though reading the pair's rows and testing their arrival costs less once the range holds
+ * many more entries: "sm" (12,385 entries) over an admin's month (333,249 arrival entries, 22 ms of
+ * bitmap) counted up to the cap in 39 ms ANDed, 19 ms alone; over a week (77,000) in 8.5 ms ANDed,
+ * 16-23 ms alone. A row read from the heap costs some 20 arrival entries: the pair is read alone when
+ * the range's entries outnumber its own by this much or more.
+ */
+const PAIR_ALONE_RATIO = 20;
+
+type TPlanNode = {
+  'Node Type'?: string;
+  'Index Name'?: string;
+  'Plan Rows'?: number;
+  Plans?: TPlanNode[];
+};
+
+function isNode(value: unknown): value is TPlanNode {
+  return typeof value === 'object' && value !== null;
+}
+
+/** The root of an EXPLAIN (FORMAT JSON) result (a string on PGlite, parsed JSON on PostgreSQL). */
+function rootOf(plan: unknown): TPlanNode | null {
+  const parsed: unknown = typeof plan === 'string' ? JSON.parse(plan) : plan;
+  if (!Array.isArray(parsed)) return null;
+  const [first]: unknown[] = parsed;
+  if (!isNode(first) || !('Plan' in first)) return null;
+  const root: unknown = first.Plan;
+  return isNode(root) ? root : null;
+}
+
+/** Whether the plan ANDs the pair index with entries PAIR_ALONE_RATIO times its own or more. */
+function andsPairWithMany(node: TPlanNode): boolean {
+  const children = node.Plans ?? [];
+  if (node['Node Type'] === 'BitmapAnd') {
+    const pair = children.find((child) => child['Index Name'] === 'studies_search_pair_idx');
+    const others = children.filter((child) => child !== pair).map((child) => child['Plan Rows'] ?? 0);
+    if (pair && others.length > 0 && (pair['Plan Rows'] ?? 0) * PAIR_ALONE_RATIO <= Math.max(...others)) {
+      return true;
+    }
+  }
+  return children.some(andsPairWithMany);
+}
+
+/** Whether a keyless search's plan (EXPLAIN FORMAT JSON) is better off reading the pair alone. */
+export function readsPairAlone(plan: unknown): boolean {
+  const root = rootOf(plan);
+  return root !== null && andsPairWithMany(root);
+}
+
+export type TKeylessPlan = {
+  /** The conditions the search reads its matches by: worklistWhere's, or with the range unindexed. */
+  where: SQL;
+  /** Whether every match is read once, the page sorted from them (FEW_KEYLESS_MATCHES). */
+  once: boolean;
+};
+
+/**
+ * How a keyless search over `statuses` reads its matches: worklistWhere's conditions, planned once
+ * without execution when the text has a pair and the search has a range (pairAlone) or may be read
+ * once (`askOnce`); with the range's arrival tested on the pair's rows when PAIR_ALONE_RATIO says so.
+ */
+export async function keylessPlan(
+  database: TDatabase,
+  criteria: TWorklistCriteria,
+  statuses: TWorklistCriteria['statuses'],
+  askOnce: boolean,
+): Promise<TKeylessPlan> {
+  const where = worklistWhere(database.db, criteria, statuses);
+  const ranged = criteria.from !== null || criteria.to !== null;
+  if (criteria.searchText === null || !hasSearchPair(criteria.searchText) || !(ranged || askOnce)) {
+    return { where, once: false };
+  }
+  const [row] = await hotRows<{ 'QUERY PLAN': unknown }>(
+    database,
+    sql`explain (format json) select 1 from studies where ${where}`,
+    { prepare: false },
+  );
+  const plan = row?.['QUERY PLAN'];
+  const rows = rootOf(plan)?.['Plan Rows'];
+  const once = askOnce && rows !== undefined && rows <= FEW_KEYLESS_MATCHES;
+  if (!ranged || !readsPairAlone(plan)) return { where, once };
+  // The range as a test of each row's arrival: `+ interval '0 s'` is an expression no index holds.
+  const unindexed = dateRangeOn('"studies"."created_at"', criteria, { from: true, to: true }, true);
+  const filtered = worklistWhere(database.db, criteria, statuses, { from: false, to: false });
+  return { where: sql.join([filtered, ...unindexed], sql.raw(' and ')), once };
+}
