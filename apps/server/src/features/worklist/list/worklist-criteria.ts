@@ -319,10 +319,7 @@ export function holdsSearchText(searchText: string): SQL {
   return sql`strpos("studies"."search_text", lower(ris_unaccent(${searchText}))) > 0`;
 }
 
-/**
- * The date range's bounds (as `bounds` allows) on a column holding the study's arrival; `unindexed`,
- * on an expression of it that no index holds, so that each row's arrival is tested, not looked up.
- */
+/** The range's bounds (as `bounds` allows) on an arrival column; `unindexed`: no index serves them. */
 export function dateRangeOn(
   column: '"studies"."created_at"' | '"reports"."study_created_at"',
   criteria: Pick<TWorklistCriteria, 'from' | 'to'>,

@@ -73,6 +73,8 @@ export function readsPairAlone(plan: unknown): boolean {
 export type TKeylessPlan = {
   /** The conditions the search reads its matches by: worklistWhere's, or with the range unindexed. */
   where: SQL;
+  /** worklistWhere's conditions, for a walk in the order of the range's index. */
+  ordered: SQL;
   /** Whether every match is read once, the page sorted from them (FEW_KEYLESS_MATCHES). */
   once: boolean;
 };
@@ -91,7 +93,7 @@ export async function keylessPlan(
   const where = worklistWhere(database.db, criteria, statuses);
   const ranged = criteria.from !== null || criteria.to !== null;
   if (criteria.searchText === null || !hasSearchPair(criteria.searchText) || !(ranged || askOnce)) {
-    return { where, once: false };
+    return { where, ordered: where, once: false };
   }
   const [row] = await hotRows<{ 'QUERY PLAN': unknown }>(
     database,
@@ -101,9 +103,9 @@ export async function keylessPlan(
   const plan = row?.['QUERY PLAN'];
   const rows = rootOf(plan)?.['Plan Rows'];
   const once = askOnce && rows !== undefined && rows <= FEW_KEYLESS_MATCHES;
-  if (!ranged || !readsPairAlone(plan)) return { where, once };
+  if (!ranged || !readsPairAlone(plan)) return { where, ordered: where, once };
   // The range as a test of each row's arrival: `+ interval '0 s'` is an expression no index holds.
   const unindexed = dateRangeOn('"studies"."created_at"', criteria, { from: true, to: true }, true);
   const filtered = worklistWhere(database.db, criteria, statuses, { from: false, to: false });
-  return { where: sql.join([filtered, ...unindexed], sql.raw(' and ')), once };
+  return { where: sql.join([filtered, ...unindexed], sql.raw(' and ')), ordered: where, once };
 }

@@ -229,7 +229,6 @@ export async function walkKeylessSearch(
 ): Promise<TSearchWalk> {
   const countLimit = cappedCountLimit(WORKLIST_SEARCH_COUNT_CAP, page);
   // The matches read by the plan's conditions; the page walked in order by the range's index.
-  const where = worklistWhere(database.db, criteria, criteria.statuses);
   const plan = await keylessPlan(database, criteria, criteria.statuses, page.sort_by !== 'created_at');
   const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
   const order = (table: string) =>
@@ -254,7 +253,7 @@ export async function walkKeylessSearch(
   /** The page of a count that reached the cap: walked in arrival order, from a prefix, or collected. */
   function walkedPastCap() {
     if (page.sort_by === 'created_at') {
-      return sql`array(select "studies"."id" from studies where ${where} ${order('"studies"')} ${limits})`;
+      return sql`array(select "studies"."id" from studies where ${plan.ordered} ${order('"studies"')} ${limits})`;
     }
     // Collected: every match, sorted (OFFSET 0 keeps PostgreSQL from walking an index in the hope of
     // meeting matches soon, which for names holding "sm" read every name before them: 2.2 s).
