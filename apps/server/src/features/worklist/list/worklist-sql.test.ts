@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TDatabase } from '../../../db/client.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { createTestDatabase } from '../../../test/test-database.ts';
-import { closeWorklistPools, hotRows } from './worklist-sql.ts';
+import { closeWorklistPools, hotRows, worklistPoolOf } from './worklist-sql.ts';
 
 type TSetting = { setting: string };
 
@@ -17,12 +17,12 @@ describe('the worklist statements runner', () => {
     await database.close();
   });
 
+  /** A setting as the worklist's pool of that plan has it (hotRows picks the pool by the plan). */
   const setting = async (name: string, plan: 'custom' | 'generic') => {
-    const rows = await hotRows<TSetting>(database, sql`select current_setting(${name}) as setting`, {
-      prepare: true,
-      plan,
-    });
-    return rows[0]?.setting;
+    if (!database.pool) throw new Error('PostgreSQL only');
+    const pool = await worklistPoolOf(database.pool, plan);
+    const result = await pool.query<TSetting>('select current_setting($1) as setting', [name]);
+    return result.rows[0]?.setting;
   };
 
   it('runs a prepared statement again with its new parameters, under either plan', async () => {

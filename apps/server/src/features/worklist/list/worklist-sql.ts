@@ -43,7 +43,7 @@ export type TPlanMode = 'custom' | 'generic';
 type TWorklistPools = Record<TPlanMode, pg.Pool>;
 const worklistPools = new WeakMap<pg.Pool, TWorklistPools>();
 
-async function worklistPoolOf(pool: pg.Pool, plan: TPlanMode): Promise<pg.Pool> {
+export async function worklistPoolOf(pool: pg.Pool, plan: TPlanMode): Promise<pg.Pool> {
   let pools = worklistPools.get(pool);
   if (!pools) {
     // Loaded here, not at the top: PGlite installations never load the PostgreSQL driver.
