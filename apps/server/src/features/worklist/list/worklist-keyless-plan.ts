@@ -100,10 +100,10 @@ export async function keylessPlan(
     sql`explain (format json) select 1 from studies where ${where}`,
     { prepare: false },
   );
-  const plan = row?.['QUERY PLAN'];
-  const rows = rootOf(plan)?.['Plan Rows'];
+  const root = rootOf(row?.['QUERY PLAN']);
+  const rows = root?.['Plan Rows'];
   const once = askOnce && rows !== undefined && rows <= FEW_KEYLESS_MATCHES;
-  if (!ranged || !readsPairAlone(plan)) return { where, ordered: where, once };
+  if (!ranged || !root || !andsPairWithMany(root)) return { where, ordered: where, once };
   // The range as a test of each row's arrival: `+ interval '0 s'` is an expression no index holds.
   const unindexed = dateRangeOn('"studies"."created_at"', criteria, { from: true, to: true }, true);
   const filtered = worklistWhere(database.db, criteria, statuses, { from: false, to: false });
