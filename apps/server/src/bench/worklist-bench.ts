@@ -140,10 +140,11 @@ try {
   const only = (process.env.BENCH_MIXES ?? '').split(',').filter((word) => word !== '');
   const mixes =
     only.length === 0 ? allMixes : allMixes.filter((mix) => only.some((word) => mix.name.includes(word)));
+  // BENCH_ENDPOINTS=list (or counts) measures that endpoint only, e.g. to profile it alone.
   const endpoints = [
-    { label: 'GET /worklist', path: '/api/v1/worklist' },
-    { label: 'GET /worklist/status/count', path: '/api/v1/worklist/status/count' },
-  ];
+    { label: 'GET /worklist', path: '/api/v1/worklist', name: 'list' },
+    { label: 'GET /worklist/status/count', path: '/api/v1/worklist/status/count', name: 'counts' },
+  ].filter((endpoint) => (process.env.BENCH_ENDPOINTS ?? endpoint.name).split(',').includes(endpoint.name));
   const countCache = worklistCountCacheOf(app.deps);
   if (!countCache) throw new Error('the worklist count cache is not registered');
   /** ITERATIONS sequential requests after 30 to warm up: p50 and p99 in ms, and the total answered. */

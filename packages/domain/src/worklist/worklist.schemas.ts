@@ -203,10 +203,17 @@ export const ZWorklistStatusCounts = z.object({
   statuses: z.record(ZStudyStatus, z.number().int()),
   groups: z.record(z.enum(STATUS_GROUPS), z.number().int()),
   /**
-   * true: a search over all dates of the whole organisation whose matches were counted up to
-   * WORKLIST_SEARCH_COUNT_CAP (as the list counts them): each count is a lower bound. false: exact.
+   * true: a search whose listed matches (every status but DELETED, the groups' statuses) reached
+   * WORKLIST_SEARCH_COUNT_CAP + 1 as they were counted (as the list counts them): the groups' counts
+   * and their statuses' are lower bounds. false: they are exact.
    */
   capped: z.boolean(),
+  /**
+   * true: the DELETED count (admins; in no group) is a lower bound: a search that counts its deleted
+   * matches up to WORKLIST_SEARCH_COUNT_CAP + 1 beside the listed ones reached that many. false: exact.
+   * Apart from `capped`, so a tab is not shown as "at least" when only deleted matches were many.
+   */
+  deleted_capped: z.boolean(),
 });
 export type TWorklistStatusCounts = z.infer<typeof ZWorklistStatusCounts>;
 

@@ -18,6 +18,7 @@ const counts = (capped: boolean): TWorklistStatusCounts => ({
   },
   groups: { ALL: 1001, ORDERED: 800, ON_PROGRESS: 0, COMPLETED: 201 },
   capped,
+  deleted_capped: false,
 });
 
 const shown = (group: string) => document.querySelector(`[data-testid="count-${group}"]`)?.textContent;

@@ -313,10 +313,11 @@ export async function countWorklistStatuses(
   if (countsSearchByWeeks(criteria) || countsKeylessSearch(criteria)) {
     // An organisation-wide search (countsSearchByWeeks), or a text no index knows
     // (countsKeylessSearch): counted up to the cap, as the list is.
-    const { perStatus, capped } = countsSearchByWeeks(criteria)
+    const { perStatus, capped, deletedCapped } = countsSearchByWeeks(criteria)
       ? await countSearchByWeeks(database, criteria, criteria.countedStatuses)
       : await countKeylessSearch(database, criteria, criteria.countedStatuses);
-    return { counts: statusCountsOf((status) => perStatus.get(status) ?? 0, capped), edges: null };
+    const counts = statusCountsOf((status) => perStatus.get(status) ?? 0, { capped, deletedCapped });
+    return { counts, edges: null };
   }
   const where = worklistWhere(database.db, criteria, criteria.countedStatuses);
   const rolled = rollupStatusCountsSql(database.db, criteria, criteria.countedStatuses);
@@ -340,11 +341,15 @@ export async function countWorklistStatuses(
     options.edges && first
       ? edgesOf({ first_from: first.first_from ?? null, next_to: first.next_to ?? null })
       : null;
-  return { counts: statusCountsOf((status) => counted.get(status) ?? 0, false), edges };
+  const exact = { capped: false, deletedCapped: false };
+  return { counts: statusCountsOf((status) => counted.get(status) ?? 0, exact), edges };
 }
 
 /** The tabs' counts from each status's: ALL is the sum of the three tabs (DELETED is in none). */
-function statusCountsOf(countOf: (status: TStudyStatus) => number, capped: boolean): TWorklistStatusCounts {
+function statusCountsOf(
+  countOf: (status: TStudyStatus) => number,
+  { capped, deletedCapped }: { capped: boolean; deletedCapped: boolean },
+): TWorklistStatusCounts {
   const perStatus = Object.fromEntries(STUDY_STATUSES.map((status) => [status, countOf(status)])) as Record<
     TStudyStatus,
     number
@@ -354,5 +359,5 @@ function statusCountsOf(countOf: (status: TStudyStatus) => number, capped: boole
   const groups = Object.fromEntries(
     STATUS_GROUPS.map((group) => [group, sumOf(statusesOfGroup(group))]),
   ) as TWorklistStatusCounts['groups'];
-  return { statuses: perStatus, groups, capped };
+  return { statuses: perStatus, groups, capped, deleted_capped: deletedCapped };
 }

@@ -324,6 +324,7 @@ describe('GET /worklist/status/count', () => {
       statuses: { ORDERED: 1, TO_READ: 1, ASSIGNED: 1, IN_REVIEW: 2, DRAFTED: 1, FINAL: 1, DELETED: 1 },
       groups: { ALL: 7, ORDERED: 1, ON_PROGRESS: 5, COMPLETED: 1 },
       capped: false,
+      deleted_capped: false,
     });
   });
 });

@@ -54,6 +54,12 @@ export function countsSearchByWeeks(criteria: TWorklistCriteria): boolean {
   );
 }
 
+/**
+ * A search's counts per status: `capped` when the listed statuses' are lower bounds (counted up to
+ * the cap), `deletedCapped` when the deleted count is (the tabs' deleted_capped).
+ */
+export type TSearchCounts = { perStatus: Map<TStudyStatus, number>; capped: boolean; deletedCapped: boolean };
+
 export type TSearchWalk = {
   /** The page's study ids, in the page's order. */
   ids: string[];
@@ -166,7 +172,7 @@ export async function countSearchByWeeks(
   database: TDatabase,
   criteria: TWorklistCriteria,
   statuses: readonly TStudyStatus[],
-): Promise<{ perStatus: Map<TStudyStatus, number>; capped: boolean }> {
+): Promise<TSearchCounts> {
   const weeks = await weeksToWalk(database, criteria, true);
   const countLimit = WORKLIST_SEARCH_COUNT_CAP + 1;
   const listed = statuses.filter((status) => LISTED_STATUSES.includes(status));
@@ -192,9 +198,9 @@ export async function countSearchByWeeks(
       perStatus.set(row.status, (perStatus.get(row.status) ?? 0) + row.n);
       if (LISTED_STATUSES.includes(row.status)) counted += row.n;
     }
-    if (counted >= countLimit) return { perStatus, capped: true };
+    if (counted >= countLimit) return { perStatus, capped: true, deletedCapped: false };
   }
-  return { perStatus, capped: false };
+  return { perStatus, capped: false, deletedCapped: false };
 }
 
 /**
@@ -274,13 +280,14 @@ export async function walkKeylessSearch(
  * in any order up to WORKLIST_SEARCH_COUNT_CAP + 1 (that many, and each count is a lower bound:
  * capped), so the All tab says what the list says ("1,000+"); deleted studies (counted for admins)
  * beside them, up to as many, not toward the cap (counted in the same read, they made the All tab
- * "995+" beside a list of "1,000+").
+ * "995+" beside a list of "1,000+"), and capped apart (deletedCapped): many deleted matches made the
+ * tabs' exact counts "at least".
  */
 export async function countKeylessSearch(
   database: TDatabase,
   criteria: TWorklistCriteria,
   statuses: readonly TStudyStatus[],
-): Promise<{ perStatus: Map<TStudyStatus, number>; capped: boolean }> {
+): Promise<TSearchCounts> {
   const countLimit = WORKLIST_SEARCH_COUNT_CAP + 1;
   const counted = (where: SQL) =>
     sql`select status, count(*)::int as n
@@ -301,6 +308,7 @@ export async function countKeylessSearch(
     rows.filter((row) => part.includes(row.status)).reduce((sum, row) => sum + row.n, 0) >= countLimit;
   return {
     perStatus: new Map(rows.map((row) => [row.status, row.n])),
-    capped: reached(listed) || (others.length > 0 && reached(others)),
+    capped: reached(listed),
+    deletedCapped: others.length > 0 && reached(others),
   };
 }
