@@ -145,6 +145,7 @@ try {
     { label: 'GET /worklist', path: '/api/v1/worklist', name: 'list' },
     { label: 'GET /worklist/status/count', path: '/api/v1/worklist/status/count', name: 'counts' },
   ].filter((endpoint) => (process.env.BENCH_ENDPOINTS ?? endpoint.name).split(',').includes(endpoint.name));
+  if (endpoints.length === 0) throw new Error(`BENCH_ENDPOINTS names no endpoint (list, counts)`);
   const countCache = worklistCountCacheOf(app.deps);
   if (!countCache) throw new Error('the worklist count cache is not registered');
   /** ITERATIONS sequential requests after 30 to warm up: p50 and p99 in ms, and the total answered. */
