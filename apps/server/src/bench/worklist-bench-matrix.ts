@@ -2,7 +2,9 @@
 // range, as an admin (all facilities), a radiologist at 5 facilities and a reporter, one request after
 // another over HTTP to the bench server's process (BENCH_MATRIX_TRANSPORT=inject: in-process, with
 // app.inject; worklist-bench-transport.ts) with the count cache off. For each row: p50 / p99 of GET
-// /worklist (limit 25) and GET /worklist/status/count, the exact total, and the CPU the database's
+// /worklist (limit 25) and GET /worklist/status/count as the client saw them and, over HTTP, as the
+// server did (its Server-Timing: without the way there and back nor the client's own pauses), the
+// exact total, and the CPU the database's
 // PostgreSQL backends spent per request (from /proc/<pid>/schedstat, nanoseconds; else /proc/<pid>/stat
 // ticks). BENCH_MATRIX_ITERATIONS (default 200: a p99 of 60 was the slowest request, one pause of the
 // machine) requests after BENCH_MATRIX_WARMUP (5), at most
@@ -55,6 +57,8 @@ export type TMatrixInput = {
 type TMeasure = {
   p50: number;
   p99: number;
+  /** The server's own p50 / p99 (its Server-Timing), over HTTP only. */
+  server: { p50: number; p99: number } | null;
   n: number;
   total: string;
   pgCpuMs: number | null;
@@ -195,7 +199,7 @@ async function measure(
   for (let i = 0; i < WARMUP; i++) {
     const response = await transport.get(url, token);
     if (response.status !== 200) {
-      return { p50: 0, p99: 0, n: 0, total: '', pgCpuMs: null, error: `${response.status}` };
+      return { p50: 0, p99: 0, server: null, n: 0, total: '', pgCpuMs: null, error: `${response.status}` };
     }
     if (i === 0) {
       const body = JSON.parse(response.body) as { total?: number; groups?: { ALL: number } };
@@ -204,17 +208,23 @@ async function measure(
   }
   const readCpu = cpuReader(await backends(client));
   const times: number[] = [];
+  const serverTimes: number[] = [];
   const deadline = performance.now() + ROW_SECONDS * 1000;
   while (times.length < ITERATIONS && (times.length < 10 || performance.now() < deadline)) {
     const started = performance.now();
     const response = await transport.get(url, token);
     times.push(performance.now() - started);
+    if (response.serverMs !== undefined) serverTimes.push(response.serverMs);
     if (response.status !== 200) throw new Error(`${url}: ${response.status} ${response.body}`);
   }
   const spent = readCpu();
   return {
     p50: percentile(times, 50),
     p99: percentile(times, 99),
+    server:
+      serverTimes.length === times.length
+        ? { p50: percentile(serverTimes, 50), p99: percentile(serverTimes, 99) }
+        : null,
     n: times.length,
     total,
     pgCpuMs: spent === null ? null : spent / times.length,
@@ -296,8 +306,10 @@ export async function runMatrix(input: TMatrixInput): Promise<TMatrixRow[]> {
                 };
               }
               rows.push(row);
+              const server = (m: TMeasure) =>
+                m.server ? ` (server ${m.server.p50.toFixed(1)}/${m.server.p99.toFixed(1)})` : '';
               process.stderr.write(
-                `matrix ${mode} | ${name}: list ${list.p50.toFixed(1)}/${list.p99.toFixed(1)} count ${count.p50.toFixed(1)}/${count.p99.toFixed(1)} ms\n`,
+                `matrix ${mode} | ${name}: list ${list.p50.toFixed(1)}/${list.p99.toFixed(1)}${server(list)} count ${count.p50.toFixed(1)}/${count.p99.toFixed(1)}${server(count)} ms\n`,
               );
             }
           }
@@ -314,6 +326,7 @@ export async function runMatrix(input: TMatrixInput): Promise<TMatrixRow[]> {
 
 const ms = (value: number) => value.toFixed(1);
 const cell = (m: TMeasure) => (m.error ? `HTTP ${m.error}` : `${ms(m.p50)} / ${ms(m.p99)}`);
+const serverCell = (m: TMeasure) => (m.server ? `${ms(m.server.p50)} / ${ms(m.server.p99)}` : '–');
 const cpu = (m: TMeasure) => (m.error || m.pgCpuMs === null ? '–' : m.pgCpuMs.toFixed(2));
 
 /** The matrix as a markdown table, the slowest rows (worse p99 of list and counts) first. */
@@ -321,11 +334,11 @@ export function matrixTable(rows: readonly TMatrixRow[]): string {
   const worst = (row: TMatrixRow) => Math.max(row.list.p99, row.count.p99);
   const sorted = [...rows].sort((a, b) => worst(b) - worst(a));
   const lines = [
-    '| Mode | Caller | Dates | Filter | Total | List p50 / p99 ms | Counts p50 / p99 ms | PG CPU ms/req list · counts | n |',
-    '| --- | --- | --- | --- | --: | --: | --: | --: | --: |',
+    '| Mode | Caller | Dates | Filter | Total | List p50 / p99 ms | Counts p50 / p99 ms | Server: list · counts p50 / p99 ms | PG CPU ms/req list · counts | n |',
+    '| --- | --- | --- | --- | --: | --: | --: | --: | --: | --: |',
     ...sorted.map(
       (row) =>
-        `| ${row.mode} | ${row.caller} | ${row.dates} | ${row.filter} | ${row.list.total || row.count.total} | ${cell(row.list)} | ${cell(row.count)} | ${cpu(row.list)} · ${cpu(row.count)} | ${Math.min(row.list.n, row.count.n)} |`,
+        `| ${row.mode} | ${row.caller} | ${row.dates} | ${row.filter} | ${row.list.total || row.count.total} | ${cell(row.list)} | ${cell(row.count)} | ${serverCell(row.list)} · ${serverCell(row.count)} | ${cpu(row.list)} · ${cpu(row.count)} | ${Math.min(row.list.n, row.count.n)} |`,
     ),
   ];
   return `${lines.join('\n')}\n`;

@@ -9,7 +9,18 @@ import type { FastifyInstance } from 'fastify';
 import type { WorklistCountCache } from '../features/worklist/list/worklist-count-cache.ts';
 import { startBenchServer } from './worklist-bench-http.ts';
 
-export type TMatrixResponse = { status: number; body: string };
+export type TMatrixResponse = {
+  status: number;
+  body: string;
+  /** The server's own time for the request (its Server-Timing header), when it sent one. */
+  serverMs?: number;
+};
+
+/** The `app` duration of a Server-Timing header (worklist-bench-server.ts), in ms. */
+export function serverMsOf(header: string | string[] | undefined): number | undefined {
+  const match = /(?:^|,)\s*app;dur=([0-9.]+)/.exec(Array.isArray(header) ? header.join(',') : (header ?? ''));
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
 
 export type TMatrixTransport = {
   /** A GET of `path` (from /api/v1/…) as the holder of `token`. */
@@ -77,6 +88,7 @@ export function httpTransport(
       BENCH_SERVER_DATABASE_URL: server.databaseUrl,
       BENCH_SERVER_TOKEN_SECRET: server.tokenSecret,
       BENCH_SERVER_COUNT_CACHE: cacheOn ? 'on' : 'off',
+      BENCH_SERVER_TIMING: '1',
     });
     const origin = new URL(child.address);
     // The reads go one after another on one connection; the writes (a few a second) on their own.
@@ -91,9 +103,14 @@ export function httpTransport(
           (response) => {
             const chunks: Buffer[] = [];
             response.on('data', (chunk: Buffer) => chunks.push(chunk));
-            response.on('end', () =>
-              resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
-            );
+            response.on('end', () => {
+              const serverMs = serverMsOf(response.headers['server-timing']);
+              resolve({
+                status: response.statusCode ?? 0,
+                body: Buffer.concat(chunks).toString('utf8'),
+                ...(serverMs === undefined ? {} : { serverMs }),
+              });
+            });
             response.on('error', reject);
           },
         );
