@@ -4,9 +4,8 @@
 // app.inject; worklist-bench-transport.ts) with the count cache off. For each row: p50 / p99 of GET
 // /worklist (limit 25) and GET /worklist/status/count as the client saw them and, over HTTP, as the
 // server did (its Server-Timing: without the way there and back nor the client's own pauses), the
-// exact total, and the CPU the database's
-// PostgreSQL backends spent per request (from /proc/<pid>/schedstat, nanoseconds; else /proc/<pid>/stat
-// ticks). BENCH_MATRIX_ITERATIONS (default 200: a p99 of 60 was the slowest request, one pause of the
+// exact total, and the CPU the database's PostgreSQL backends spent per request (from
+// /proc/<pid>/schedstat, nanoseconds; else /proc/<pid>/stat ticks). BENCH_MATRIX_ITERATIONS (default 200: a p99 of 60 was the slowest request, one pause of the
 // machine) requests after BENCH_MATRIX_WARMUP (5), at most
 // BENCH_MATRIX_ROW_SECONDS (20) per row and endpoint; BENCH_MATRIX_ONLY=word,word keeps the rows whose
 // name contains one of the words (e.g. "admin", "search", "30 days"). BENCH_MATRIX_MODES=off,on,off+writes,on+writes

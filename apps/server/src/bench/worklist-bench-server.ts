@@ -2,7 +2,8 @@
 // throughput measured is the server's alone: the load generator neither shares its event loop nor
 // its process. Reads BENCH_SERVER_DATABASE_URL, BENCH_SERVER_TOKEN_SECRET, BENCH_SERVER_POOL_SIZE
 // (default 10), BENCH_SERVER_COUNT_CACHE (`off` measures without the worklist count cache) and
-// BENCH_SERVER_TIMING (`1` adds a Server-Timing header to every response, serverTiming below), listens on 127.0.0.1:<random port> and prints `listening <address>` on stdout; ends on SIGTERM.
+// BENCH_SERVER_TIMING (`1` adds a Server-Timing header to every response, serverTiming below);
+// listens on 127.0.0.1:<random port> and prints `listening <address>` on stdout; ends on SIGTERM.
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
