@@ -134,6 +134,13 @@ export function matrixFilters(
     { name: 'sorted by status', query: 'sort_by=status&sort_order=asc' },
     { name: 'sorted by priority', query: 'sort_by=priority_tag&sort_order=desc' },
     { name: 'sorted by series count', query: 'sort_by=series_count&sort_order=desc' },
+    // A modality filter sorted by a column whose values follow the modality: the group's studies lie
+    // together far into the column's sort index (migration 0038).
+    { name: 'modalities=MRI, by study description', query: 'modalities=MRI&sort_by=study&sort_order=desc' },
+    {
+      name: 'modalities=CT+MRI, by modality',
+      query: `${repeated('modalities', ['CT', 'MRI'])}&sort_by=modality&sort_order=desc`,
+    },
     { name: 'search "a", by patient name', query: 'search=a&sort_by=patient_name&sort_order=asc' },
     { name: 'search "sm", by patient name', query: 'search=sm&sort_by=patient_name&sort_order=asc' },
     { name: 'search "zq", by patient name', query: 'search=zq&sort_by=patient_name&sort_order=asc' },

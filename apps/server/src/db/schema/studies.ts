@@ -191,6 +191,23 @@ export const studies = pgTable(
       t.modalityGroup,
       t.priorityTag,
     ),
+    // - an admin's modality filter (the whole organisation) on a page sorted by another column: the
+    //   matches collected from the index alone, filters and every sort key trailing (migration 0038).
+    //   The organisation's sort indexes hold a group's studies together, as the sort key follows the
+    //   modality (a study description, the modality itself): walking one from its start for an MRI page
+    //   met every X-ray and ultrasound study first, and collecting read each match's row (an admin's
+    //   month of MRI by study description, 49,000 matches: 150-370 ms)
+    index('studies_organisation_modality_created_idx').on(
+      t.organisationId,
+      t.modalityGroup,
+      t.createdAt,
+      t.id,
+      t.facilityId,
+      t.status,
+      t.priorityTag,
+      t.lastAssignedUserId,
+      ...sortKeys(t),
+    ),
     // - statuses IN (...) (status tabs) and the per-status counts
     index('studies_facility_status_created_idx').on(
       t.facilityId,

@@ -3,42 +3,9 @@
 import { ZWorklistListQuery } from '@ris/domain';
 import { describe, expect, it } from 'vitest';
 import { countKey, pageKey } from './worklist-cache-keys.ts';
-import type { TWorklistCriteria } from './worklist-criteria.ts';
+import { worklistCriteria } from '../../../test/worklist-criteria.ts';
 
-const ORGANISATION = '11111111-1111-4111-8111-111111111111';
-
-function criteria(patch: Partial<TWorklistCriteria> = {}): TWorklistCriteria {
-  return {
-    scope: {
-      principal: {
-        userId: '22222222-2222-4222-8222-222222222222',
-        email: 'admin@example.org',
-        organisationId: ORGANISATION,
-        role: 'ADMIN',
-        userType: null,
-        facilityIds: [],
-        sessionId: 'session',
-        issuedAt: 0,
-      },
-      organisationId: ORGANISATION,
-      allFacilities: true,
-      facilityIds: [],
-    },
-    byUserIds: [],
-    statuses: ['TO_READ'],
-    countedStatuses: ['TO_READ'],
-    modalities: [],
-    priorityTags: [],
-    facilityIds: [],
-    from: null,
-    to: null,
-    searchText: null,
-    searchWeeks: null,
-    searchFacilities: null,
-    dateKey: 'LAST_1_WEEK UTC',
-    ...patch,
-  };
-}
+const criteria = worklistCriteria;
 
 describe('worklist count cache keys', () => {
   it('tell a priority-filtered count and page from an unfiltered one, and one filter from another', () => {

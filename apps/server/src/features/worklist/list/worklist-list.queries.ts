@@ -174,7 +174,7 @@ export async function listWorklistJson(
   const prefixWalk =
     searching || walked || collects
       ? null
-      : prefixWalkSql(database.db, criteria, query, column, prefixWalkBudget(query, sql`t.total`));
+      : prefixWalkSql(database.db, criteria, query, column, prefixWalkBudget(criteria, query, sql`t.total`));
   const plan = walked || prefixWalk ? 'generic' : planModeOf(criteria);
   const run = { prepare: !searching, plan };
   const direction = query.sort_order === 'asc' ? 'asc' : 'desc';

@@ -1,0 +1,154 @@
+// An admin's modality filter over a range with a start, sorted by a column whose values follow the
+// modality (study description, modality): the group's studies lie together far into the column's sort
+// index, behind every other group's. Past COLLECT_AT_MOST matches the page is walked from the sort
+// index's first entries up to the floor of the budget (prefixWalkBudget, not widened here), then
+// collected from studies_organisation_modality_created_idx (migration 0038), which holds the sort
+// keys. Either way each page must be exactly the one ORDER BY … LIMIT … OFFSET gives, and another
+// organisation's studies of the same group must never show.
+import type { TWorklistListResponse } from '@ris/domain';
+import { sql, TransactionRollbackError } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../../db/rows.ts';
+import { tokenFor } from '../../../test/auth-helpers.ts';
+import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import { worklistCountCacheOf } from './worklist-list.routes.ts';
+
+const NOW = new Date('2024-05-10T12:00:00Z');
+const START = '2024-05-02T00:00:00Z';
+let server: TTestServer;
+let organisationId = '';
+let token = '';
+
+type TGroup = {
+  name: 'XRAY' | 'MRI' | 'CT';
+  modalities: readonly [string, string];
+  studies: readonly [string, string];
+};
+
+/**
+ * `count` studies of one group spread over about ten days back from NOW, two modalities and two study
+ * descriptions, every eleventh without one.
+ */
+async function seed(
+  organisation: string,
+  facilities: readonly string[],
+  patient: string,
+  group: TGroup,
+  count: number,
+) {
+  await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
+      patient_name, modality, study_description, status, modality_group, created_at, updated_at)
+    select ${organisation}::uuid, (array[${facilities[0]}::uuid, ${facilities[1]}::uuid])[1 + g % 2],
+      ${patient}::uuid, ${`${group.name}-${organisation.slice(0, 8)}-`} || g, 'Patient ' || (g % 41),
+      (array[${group.modalities[0]}, ${group.modalities[1]}])[1 + g % 2],
+      case when g % 11 <> 0 then (array[${group.studies[0]}, ${group.studies[1]}])[1 + g % 3 % 2] end,
+      (array['TO_READ','ASSIGNED','FINAL','DRAFTED']::study_status[])[1 + g % 4],
+      ${group.name}::modality_group,
+      ${NOW.toISOString()}::timestamptz - (g * interval '${sql.raw(String(Math.round(14_400 / count)))} minutes'),
+      ${NOW.toISOString()}::timestamptz
+    from generate_series(1, ${count}) g`);
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ clock: () => NOW });
+  const cache = worklistCountCacheOf(server.app.deps);
+  if (cache) cache.enabled = false;
+  const db = server.db;
+  const world = async () => {
+    const organisation = (await buildOrganisation(db)).id;
+    const facilities = await Promise.all(
+      [1, 2].map(() => buildFacility(db, { organisationId: organisation })),
+    );
+    const patient = await buildPatient(db, { facility: facilities[0] });
+    return { organisation, facilityIds: facilities.map((facility) => facility.id), patient: patient.id };
+  };
+  const own = await world();
+  organisationId = own.organisation;
+  token = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId }));
+  // "X-ray …" sorts first by study descending and its 5,600 studies come before any MRI one; "CT …"
+  // first ascending. Another organisation's MRI and CT studies interleave in every order.
+  const groups: readonly TGroup[] = [
+    { name: 'XRAY', modalities: ['DX', 'CR'], studies: ['X-ray chest', 'X-ray hand'] },
+    { name: 'MRI', modalities: ['MR', 'MR'], studies: ['MRI brain', 'MRI knee'] },
+    { name: 'CT', modalities: ['CT', 'CT'], studies: ['CT head', 'CT abdomen'] },
+  ];
+  const counts = { XRAY: 5_600, MRI: 1_700, CT: 1_500 };
+  for (const group of groups) {
+    await seed(own.organisation, own.facilityIds, own.patient, group, counts[group.name]);
+  }
+  const other = await world();
+  for (const group of groups.slice(1)) {
+    await seed(other.organisation, other.facilityIds, other.patient, group, 900);
+  }
+  await db.execute(sql`analyze studies`);
+});
+
+afterAll(async () => server.close());
+
+async function expectedIds(groups: readonly string[], column: string, direction: 'asc' | 'desc') {
+  const rows = await queryRows<{ id: string }>(
+    server.db,
+    sql`select id from studies where organisation_id = ${organisationId}::uuid and status <> 'DELETED'
+      and created_at >= ${START}::timestamptz and modality_group::text in (${sql.join(
+        groups.map((group) => sql`${group}`),
+        sql.raw(', '),
+      )})
+      order by ${sql.raw(`${column} ${direction}, id ${direction}`)}`,
+  );
+  return rows.map((row) => row.id);
+}
+
+describe('an admin’s modality filter over a range, sorted by a column that follows the modality', () => {
+  it('gives the pages ORDER BY gives, walked or collected, and none of another organisation', async () => {
+    for (const groups of [['MRI', 'CT'], ['MRI']] as const) {
+      for (const [field, column] of [
+        ['study', 'study_description'],
+        ['modality', 'modality'],
+      ] as const) {
+        for (const direction of ['desc', 'asc'] as const) {
+          const all = await expectedIds(groups, column, direction);
+          for (const offset of [...new Set([0, 25, 1_000, all.length - 10, all.length + 25])]) {
+            const query = [
+              `date_range_type=CUSTOM&start_date=${START}&limit=25&offset=${offset}`,
+              `sort_by=${field}&sort_order=${direction}`,
+              ...groups.map((group) => `modalities=${group}`),
+            ].join('&');
+            const response = await server.request('GET', `/api/v1/worklist?${query}`, { token });
+            expect(response.status, response.text).toBe(200);
+            const page = response.json as TWorklistListResponse;
+            const label = { groups, field, direction, offset };
+            expect({ ...label, total: page.total, ids: page.items.map((item) => item.id) }).toEqual({
+              ...label,
+              total: all.length,
+              ids: all.slice(offset, offset + 25),
+            });
+          }
+        }
+      }
+    }
+  });
+
+  it('collects the matches from the organisation’s modality index alone', async () => {
+    let plan = '';
+    await server.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        await tx.execute(sql`set local enable_bitmapscan = off`);
+        const rows = await queryRows<{ 'QUERY PLAN': string }>(
+          tx,
+          sql`explain select id, study_description from studies
+            where organisation_id = ${organisationId}::uuid and modality_group = 'MRI'
+              and created_at >= ${START}::timestamptz and status in ('TO_READ', 'FINAL')`,
+        );
+        plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+        tx.rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof TransactionRollbackError)) throw error;
+      });
+    expect(plan.split('\n')[0]?.split(' on ')[0]).toBe(
+      'Index Only Scan using studies_organisation_modality_created_idx',
+    );
+  });
+});

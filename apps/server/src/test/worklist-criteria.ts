@@ -1,0 +1,38 @@
+// Worklist criteria as the list route resolves them, for unit tests of the statements' forms: an admin
+// of one organisation with every facility, a week's status tab, and whatever the test changes.
+import type { TWorklistCriteria } from '../features/worklist/list/worklist-criteria.ts';
+
+const ORGANISATION = '11111111-1111-4111-8111-111111111111';
+
+export function worklistCriteria(patch: Partial<TWorklistCriteria> = {}): TWorklistCriteria {
+  return {
+    scope: {
+      principal: {
+        userId: '22222222-2222-4222-8222-222222222222',
+        email: 'admin@example.org',
+        organisationId: ORGANISATION,
+        role: 'ADMIN',
+        userType: null,
+        facilityIds: [],
+        sessionId: 'session',
+        issuedAt: 0,
+      },
+      organisationId: ORGANISATION,
+      allFacilities: true,
+      facilityIds: [],
+    },
+    byUserIds: [],
+    statuses: ['TO_READ'],
+    countedStatuses: ['TO_READ'],
+    modalities: [],
+    priorityTags: [],
+    facilityIds: [],
+    from: null,
+    to: null,
+    searchText: null,
+    searchWeeks: null,
+    searchFacilities: null,
+    dateKey: 'LAST_1_WEEK UTC',
+    ...patch,
+  };
+}
