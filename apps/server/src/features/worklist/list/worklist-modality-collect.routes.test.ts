@@ -24,12 +24,11 @@ type TGroup = {
   name: 'XRAY' | 'MRI' | 'CT';
   modalities: readonly [string, string];
   studies: readonly [string, string];
+  /** Every eleventh without a study description (first when sorted by it descending). */
+  untitled: boolean;
 };
 
-/**
- * `count` studies of one group spread over about ten days back from NOW, two modalities and two study
- * descriptions, every eleventh without one.
- */
+/** `count` studies of one group spread over about ten days back from NOW, two modalities and two descriptions. */
 async function seed(
   organisation: string,
   facilities: readonly string[],
@@ -42,7 +41,7 @@ async function seed(
     select ${organisation}::uuid, (array[${facilities[0]}::uuid, ${facilities[1]}::uuid])[1 + g % 2],
       ${patient}::uuid, ${`${group.name}-${organisation.slice(0, 8)}-`} || g, 'Patient ' || (g % 41),
       (array[${group.modalities[0]}, ${group.modalities[1]}])[1 + g % 2],
-      case when g % 11 <> 0 then (array[${group.studies[0]}, ${group.studies[1]}])[1 + g % 3 % 2] end,
+      case when g % 11 <> 0 or not ${group.untitled} then (array[${group.studies[0]}, ${group.studies[1]}])[1 + g % 3 % 2] end,
       (array['TO_READ','ASSIGNED','FINAL','DRAFTED']::study_status[])[1 + g % 4],
       ${group.name}::modality_group,
       ${NOW.toISOString()}::timestamptz - (g * interval '${sql.raw(String(Math.round(14_400 / count)))} minutes'),
@@ -66,12 +65,13 @@ beforeAll(async () => {
   const own = await world();
   organisationId = own.organisation;
   token = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId }));
-  // "X-ray …" sorts first by study descending and its 5,600 studies come before any MRI one; "CT …"
-  // first ascending. Another organisation's MRI and CT studies interleave in every order.
+  // By study descending the X-ray studies without a description and then "X-ray …" (5,600 in all) come
+  // before any MRI or CT one, so the walk's 5,000 entries find none and the page is collected; "CT …"
+  // comes first ascending (walked). Another organisation's MRI and CT studies interleave in every order.
   const groups: readonly TGroup[] = [
-    { name: 'XRAY', modalities: ['DX', 'CR'], studies: ['X-ray chest', 'X-ray hand'] },
-    { name: 'MRI', modalities: ['MR', 'MR'], studies: ['MRI brain', 'MRI knee'] },
-    { name: 'CT', modalities: ['CT', 'CT'], studies: ['CT head', 'CT abdomen'] },
+    { name: 'XRAY', modalities: ['DX', 'CR'], studies: ['X-ray chest', 'X-ray hand'], untitled: true },
+    { name: 'MRI', modalities: ['MR', 'MR'], studies: ['MRI brain', 'MRI knee'], untitled: false },
+    { name: 'CT', modalities: ['CT', 'CT'], studies: ['CT head', 'CT abdomen'], untitled: false },
   ];
   const counts = { XRAY: 5_600, MRI: 1_700, CT: 1_500 };
   for (const group of groups) {
@@ -101,6 +101,16 @@ async function expectedIds(groups: readonly string[], column: string, direction:
 
 describe('an admin’s modality filter over a range, sorted by a column that follows the modality', () => {
   it('gives the pages ORDER BY gives, walked or collected, and none of another organisation', async () => {
+    // The layout above: past COLLECT_AT_MOST matches, and by study descending the first MRI or CT
+    // study lies past the walk's floor.
+    const order = await queryRows<{ id: string }>(
+      server.db,
+      sql`select id from studies where organisation_id = ${organisationId}::uuid
+        order by study_description desc, id desc`,
+    );
+    const matches = await expectedIds(['MRI', 'CT'], 'study_description', 'desc');
+    expect(matches.length).toBeGreaterThan(2_000);
+    expect(order.findIndex((row) => row.id === matches[0])).toBeGreaterThan(5_000);
     for (const groups of [['MRI', 'CT'], ['MRI']] as const) {
       for (const [field, column] of [
         ['study', 'study_description'],
