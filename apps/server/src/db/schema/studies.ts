@@ -33,6 +33,9 @@ export const SORT_INDEX_FILTERS = [
   'lastAssignedUserId',
 ] as const;
 
+/** Sort indexes led by the modality group (migration 0039): their column's values follow the modality. */
+export const GROUP_LED_SORT_COLUMNS: readonly string[] = ['modality', 'study_description'];
+
 type TKeyColumns = Record<
   | 'organisationId'
   | 'status'
@@ -255,7 +258,8 @@ export const studies = pgTable(
     //   organisation when the matches are too many to collect, with every filter but a search
     //   checked on the index (arrival, facility, status, modality group, priority, assignee), so an
     //   admin reads a page's worth of entries and staff about a page's worth over the share of the
-    //   organisation they see (migrations 0034, 0036)
+    //   organisation they see (migrations 0034, 0036); the modality's and the study description's
+    //   led by the modality group (0039), walked one scan per group
     ...(
       [
         ['patient_name', t.patientName],
@@ -268,14 +272,17 @@ export const studies = pgTable(
         ['priority_tag', t.priorityTag],
         ['series_count', t.seriesCount],
       ] as const
-    ).map(([name, column]) =>
-      index(`studies_organisation_${name}_sort_idx`).on(
+    ).map(([name, column]) => {
+      const led = GROUP_LED_SORT_COLUMNS.includes(name) ? [t.modalityGroup] : [];
+      const filters = SORT_INDEX_FILTERS.map((key) => t[key]).filter((key) => key !== column);
+      return index(`studies_organisation_${name}_sort_idx`).on(
         t.organisationId,
+        ...led,
         column,
         t.id,
-        ...SORT_INDEX_FILTERS.map((key) => t[key]).filter((filter) => filter !== column),
-      ),
-    ),
+        ...filters.filter((filter) => !led.includes(filter)),
+      );
+    }),
     // - an admin's range of arrival sorted by study date (a month oldest first): the same keyed by
     //   the UTC day of arrival (migration 0037, ris_arrival_day), so each day of the range is read
     //   in study date order up to the page's end and the days merged (arrivalDayWalkSql). The sort

@@ -8,10 +8,10 @@
 // filters keep the page form the total chooses (worklist-list.queries.ts). Sorted by another column
 // header (patient name, study date, last update…), a page with too many matches to collect is read
 // from the first entries of the column's sort index (prefixWalkSql, at the end).
-import type { TWorklistListQuery } from '@ris/domain';
+import { MODALITIES, type TWorklistListQuery } from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
-import { SORT_INDEX_FILTERS, studies } from '../../../db/schema/studies.ts';
+import { GROUP_LED_SORT_COLUMNS, SORT_INDEX_FILTERS, studies } from '../../../db/schema/studies.ts';
 import {
   dateRangeOn,
   facilitiesOf,
@@ -257,12 +257,11 @@ const PREFIX_WALK_WIDENS_AT = 10_000;
  * Whether the matches of a range with a start are collected from
  * studies_organisation_modality_created_idx (migration 0038): the whole organisation (an admin
  * without a facility filter) with a modality filter and no assignee. The walk is not widened for
- * them: where the sort key follows the modality (a study description, the modality) the group's
- * matches lie together far into the sort index, past every other group's studies of all dates (a
- * widened walk read 490,000 entries for none of an admin's month of MRI before collecting it). Over
- * all dates the walk stays widened: it meets the group's matches after the other groups' studies
- * whatever happens, and collecting them all reads up to the whole archive (an admin's CT and MRI:
- * 400,000 matches, 265 ms collected, 100 ms walked).
+ * them: collecting from that index, which holds every sort key, costs about what walking an entry
+ * does, where a widened walk may read ten entries a match for none (an admin's month of MRI by study
+ * description read 490,000 before the sort index was led by the group, migration 0039). Over all
+ * dates the walk stays widened: collecting reads up to the whole archive (an admin's CT and MRI:
+ * 400,000 matches, 265 ms collected).
  */
 export function collectsFromModalityIndex(criteria: TWorklistCriteria): boolean {
   return (
@@ -321,9 +320,7 @@ export function prefixWalkSql(
     return null;
   }
   const order = orderBy(page, column);
-  const columns = [column, ...SORT_INDEX_COLUMNS.filter((name) => name !== column)];
-  const prefix = sql`select ${sql.raw(columns.map((name) => `"studies"."${name}"`).join(', '))} from studies
-    where "studies"."organisation_id" = ${criteria.scope.organisationId}::uuid ${order} limit ${budget}`;
+  const prefix = sortIndexPrefix(criteria, column, order, budget);
   // Aliased as studies, so the filters' "studies"."…" name the prefix's columns; PostgreSQL never
   // moves a condition into a subquery with a LIMIT.
   const { searchText } = criteria;
@@ -339,4 +336,28 @@ export function prefixWalkSql(
       where ${filters} ${order} limit ${PREFIX_SEARCH_ROWS}) k
     join studies on studies.id = k.id and ${holdsSearchText(searchText)}
     ${orderBy(page, column, 'k')} limit ${page.limit} offset ${page.offset}`;
+}
+
+/**
+ * The first `budget` entries of the organisation's sort index of `column` in the page's order. An
+ * index led by the modality group (GROUP_LED_SORT_COLUMNS) is read one scan per group, merged in the
+ * column's order (MergeAppend), so a modality filter reads its groups' entries alone. Every branch is
+ * in the statement whatever the filter, one shape for one generic plan: a group the filter leaves out
+ * (and the studies of none, under a filter) is skipped by its branch's one-time condition, unread.
+ */
+function sortIndexPrefix(criteria: TWorklistCriteria, column: string, order: SQL, budget: SQL): SQL {
+  const columns = [column, ...SORT_INDEX_COLUMNS.filter((name) => name !== column)];
+  const select = sql`select ${sql.raw(columns.map((name) => `"studies"."${name}"`).join(', '))} from studies
+    where "studies"."organisation_id" = ${criteria.scope.organisationId}::uuid`;
+  if (!GROUP_LED_SORT_COLUMNS.includes(column)) return sql`${select} ${order} limit ${budget}`;
+  const filtered = criteria.modalities.length > 0;
+  const kept = `{${(filtered ? criteria.modalities : MODALITIES).join(',')}}`;
+  const branches = [
+    ...MODALITIES.map(
+      (group) => sql`(${select} and "studies"."modality_group" = ${sql.raw(`'${group}'`)}
+        and ${sql.raw(`'${group}'`)} = any(${kept}::modality_group[]) ${order} limit ${budget})`,
+    ),
+    sql`(${select} and "studies"."modality_group" is null and not ${filtered} ${order} limit ${budget})`,
+  ];
+  return sql`select * from (${sql.join(branches, sql` union all `)}) studies ${order} limit ${budget}`;
 }

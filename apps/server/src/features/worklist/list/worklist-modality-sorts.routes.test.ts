@@ -1,18 +1,21 @@
 // An admin's modality filter over a range with a start, sorted by a column whose values follow the
-// modality (study description, modality): the group's studies lie together far into the column's sort
-// index, behind every other group's. Past COLLECT_AT_MOST matches the page is walked from the sort
-// index's first entries up to the floor of the budget (prefixWalkBudget, not widened here), then
-// collected from studies_organisation_modality_created_idx (migration 0038), which holds the sort
-// keys. Either way each page must be exactly the one ORDER BY … LIMIT … OFFSET gives, and another
-// organisation's studies of the same group must never show.
+// modality (study description, modality): the group's studies lie together far into the column's
+// order, behind every other group's. Their sort indexes are led by the modality group (migration
+// 0039), so a page is walked one scan per group the filter keeps, merged in the column's order, and
+// reads about a page of entries; without that lead the walk ran out past its floor (prefixWalkBudget)
+// and the matches were collected. Either way each page must be exactly the one ORDER BY … LIMIT …
+// OFFSET gives, and another organisation's studies of the same group must never show.
 import type { TWorklistListResponse } from '@ris/domain';
 import { sql, TransactionRollbackError } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
+import { worklistCriteria } from '../../../test/worklist-criteria.ts';
 import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import { LISTED_STATUSES } from './worklist-criteria.ts';
 import { worklistCountCacheOf } from './worklist-list.routes.ts';
+import { prefixWalkSql } from './worklist-page-walk.ts';
 
 const NOW = new Date('2024-05-10T12:00:00Z');
 const START = '2024-05-02T00:00:00Z';
@@ -66,8 +69,8 @@ beforeAll(async () => {
   organisationId = own.organisation;
   token = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId }));
   // By study descending the X-ray studies without a description and then "X-ray …" (5,600 in all) come
-  // before any MRI or CT one, so the walk's 5,000 entries find none and the page is collected; "CT …"
-  // comes first ascending (walked). Another organisation's MRI and CT studies interleave in every order.
+  // before any MRI or CT one in the organisation's order, past the walk's 5,000 entries; "CT …" comes
+  // first ascending. Another organisation's MRI and CT studies interleave in every order.
   const groups: readonly TGroup[] = [
     { name: 'XRAY', modalities: ['DX', 'CR'], studies: ['X-ray chest', 'X-ray hand'], untitled: true },
     { name: 'MRI', modalities: ['MR', 'MR'], studies: ['MRI brain', 'MRI knee'], untitled: false },
@@ -81,7 +84,7 @@ beforeAll(async () => {
   for (const group of groups.slice(1)) {
     await seed(other.organisation, other.facilityIds, other.patient, group, 900);
   }
-  await db.execute(sql`analyze studies`);
+  await db.execute(sql`vacuum analyze studies`);
 });
 
 afterAll(async () => server.close());
@@ -139,7 +142,49 @@ describe('an admin’s modality filter over a range, sorted by a column that fol
     }
   });
 
-  it('collects the matches from the organisation’s modality index alone', async () => {
+  /** The index scans of a page's prefix walk (EXPLAIN ANALYZE), and the entries they read in all. */
+  async function walkRead(modalities: readonly ('MRI' | 'CT')[], column: string, direction: 'asc' | 'desc') {
+    const base = worklistCriteria();
+    const criteria = worklistCriteria({
+      scope: { ...base.scope, organisationId, principal: { ...base.scope.principal, organisationId } },
+      statuses: LISTED_STATUSES,
+      modalities: [...modalities],
+      from: new Date(START),
+      to: { at: NOW, inclusive: true },
+    });
+    const page = { limit: 25, offset: 0, sort_by: 'study', sort_order: direction } as const;
+    const walk = prefixWalkSql(server.db, criteria, page, column, sql`5000`);
+    if (walk === null) throw new Error('no prefix walk');
+    const rows = await queryRows<{ 'QUERY PLAN': string }>(
+      server.db,
+      sql`explain (analyze, costs off, timing off, summary off) ${walk}`,
+    );
+    const scans = rows
+      .map((row) => row['QUERY PLAN'])
+      .filter((line) => /Index (Only )?Scan/.test(line) && !line.includes('never executed'));
+    const entries = scans.reduce((sum, line) => sum + Number(/rows=(\d+)/.exec(line)?.[1] ?? 0), 0);
+    return { indexes: [...new Set(scans.map((line) => / using (\S+)/.exec(line)?.[1]))], entries };
+  }
+
+  it('walks only the kept groups’ entries of the sort index, about a page of them', async () => {
+    for (const column of ['study_description', 'modality']) {
+      for (const direction of ['desc', 'asc'] as const) {
+        for (const groups of [['MRI'], ['MRI', 'CT']] as const) {
+          const read = await walkRead(groups, column, direction);
+          // Without the group's lead the walk read its whole floor (5,000 entries) by study descending.
+          expect({ column, direction, groups, ...read, entries: read.entries <= 25 * 2 }).toEqual({
+            column,
+            direction,
+            groups,
+            indexes: [`studies_organisation_${column}_sort_idx`],
+            entries: true,
+          });
+        }
+      }
+    }
+  });
+
+  it('collects the matches from an index led by the organisation and the group, alone', async () => {
     let plan = '';
     await server.db
       .transaction(async (tx) => {
@@ -157,8 +202,12 @@ describe('an admin’s modality filter over a range, sorted by a column that fol
       .catch((error: unknown) => {
         if (!(error instanceof TransactionRollbackError)) throw error;
       });
-    expect(plan.split('\n')[0]?.split(' on ')[0]).toBe(
+    // Either index led by the organisation and the group holds the sort key: the one led by arrival
+    // next reads a range's entries alone (a month of a year's: 1 in 12), the description's sort index
+    // the group's every one (this organisation's studies all lie within about ten days).
+    expect([
       'Index Only Scan using studies_organisation_modality_created_idx',
-    );
+      'Index Only Scan using studies_organisation_study_description_sort_idx',
+    ]).toContain(plan.split('\n')[0]?.split(' on ')[0]);
   });
 });
