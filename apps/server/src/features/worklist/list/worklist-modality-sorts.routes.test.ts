@@ -24,7 +24,8 @@ let organisationId = '';
 let token = '';
 
 type TGroup = {
-  name: 'XRAY' | 'MRI' | 'CT';
+  /** Null: studies of no group (a modality no group holds), listed only without a modality filter. */
+  name: 'XRAY' | 'MRI' | 'CT' | null;
   modalities: readonly [string, string];
   studies: readonly [string, string];
   /** Every eleventh without a study description (first when sorted by it descending). */
@@ -42,7 +43,7 @@ async function seed(
   await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
       patient_name, modality, study_description, status, modality_group, created_at, updated_at)
     select ${organisation}::uuid, (array[${facilities[0]}::uuid, ${facilities[1]}::uuid])[1 + g % 2],
-      ${patient}::uuid, ${`${group.name}-${organisation.slice(0, 8)}-`} || g, 'Patient ' || (g % 41),
+      ${patient}::uuid, ${`${group.name ?? 'NONE'}-${organisation.slice(0, 8)}-`} || g, 'Patient ' || (g % 41),
       (array[${group.modalities[0]}, ${group.modalities[1]}])[1 + g % 2],
       case when g % 11 <> 0 or not ${group.untitled} then (array[${group.studies[0]}, ${group.studies[1]}])[1 + g % 3 % 2] end,
       (array['TO_READ','ASSIGNED','FINAL','DRAFTED']::study_status[])[1 + g % 4],
@@ -70,18 +71,20 @@ beforeAll(async () => {
   token = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId }));
   // By study descending the X-ray studies without a description and then "X-ray …" (5,600 in all) come
   // before any MRI or CT one in the organisation's order, past the walk's 5,000 entries; "CT …" comes
-  // first ascending. Another organisation's MRI and CT studies interleave in every order.
+  // first ascending. Studies of no group lie between the groups in both orders. Another
+  // organisation's MRI and CT studies interleave in every order.
   const groups: readonly TGroup[] = [
     { name: 'XRAY', modalities: ['DX', 'CR'], studies: ['X-ray chest', 'X-ray hand'], untitled: true },
     { name: 'MRI', modalities: ['MR', 'MR'], studies: ['MRI brain', 'MRI knee'], untitled: false },
     { name: 'CT', modalities: ['CT', 'CT'], studies: ['CT head', 'CT abdomen'], untitled: false },
+    { name: null, modalities: ['OT', 'SR'], studies: ['Outside film', 'Outside report'], untitled: false },
   ];
-  const counts = { XRAY: 5_600, MRI: 1_700, CT: 1_500 };
+  const counts = { XRAY: 5_600, MRI: 1_700, CT: 1_500, NONE: 300 };
   for (const group of groups) {
-    await seed(own.organisation, own.facilityIds, own.patient, group, counts[group.name]);
+    await seed(own.organisation, own.facilityIds, own.patient, group, counts[group.name ?? 'NONE']);
   }
   const other = await world();
-  for (const group of groups.slice(1)) {
+  for (const group of groups.filter((one) => one.name === 'MRI' || one.name === 'CT')) {
     await seed(other.organisation, other.facilityIds, other.patient, group, 900);
   }
   await db.execute(sql`vacuum analyze studies`);
@@ -89,14 +92,19 @@ beforeAll(async () => {
 
 afterAll(async () => server.close());
 
-async function expectedIds(groups: readonly string[], column: string, direction: 'asc' | 'desc') {
+/** The ids ORDER BY gives for the groups (null: no modality filter, studies of no group too). */
+async function expectedIds(groups: readonly string[] | null, column: string, direction: 'asc' | 'desc') {
+  const kept =
+    groups === null
+      ? sql`true`
+      : sql`modality_group::text in (${sql.join(
+          groups.map((group) => sql`${group}`),
+          sql.raw(', '),
+        )})`;
   const rows = await queryRows<{ id: string }>(
     server.db,
     sql`select id from studies where organisation_id = ${organisationId}::uuid and status <> 'DELETED'
-      and created_at >= ${START}::timestamptz and modality_group::text in (${sql.join(
-        groups.map((group) => sql`${group}`),
-        sql.raw(', '),
-      )})
+      and created_at >= ${START}::timestamptz and ${kept}
       order by ${sql.raw(`${column} ${direction}, id ${direction}`)}`,
   );
   return rows.map((row) => row.id);
@@ -114,7 +122,7 @@ describe('an admin’s modality filter over a range, sorted by a column that fol
     const matches = await expectedIds(['MRI', 'CT'], 'study_description', 'desc');
     expect(matches.length).toBeGreaterThan(2_000);
     expect(order.findIndex((row) => row.id === matches[0])).toBeGreaterThan(5_000);
-    for (const groups of [['MRI', 'CT'], ['MRI']] as const) {
+    for (const groups of [['MRI', 'CT'], ['MRI'], null] as const) {
       for (const [field, column] of [
         ['study', 'study_description'],
         ['modality', 'modality'],
@@ -125,7 +133,7 @@ describe('an admin’s modality filter over a range, sorted by a column that fol
             const query = [
               `date_range_type=CUSTOM&start_date=${START}&limit=25&offset=${offset}`,
               `sort_by=${field}&sort_order=${direction}`,
-              ...groups.map((group) => `modalities=${group}`),
+              ...(groups ?? []).map((group) => `modalities=${group}`),
             ].join('&');
             const response = await server.request('GET', `/api/v1/worklist?${query}`, { token });
             expect(response.status, response.text).toBe(200);
