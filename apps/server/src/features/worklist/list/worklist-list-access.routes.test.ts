@@ -167,6 +167,13 @@ describe('GET /worklist bad input → 400 naming the field', () => {
     ['date_range_type=CUSTOM&end_date=yesterday', 'end_date'],
     ['date_range_type=CUSTOM&start_date=2024-05-02&end_date=2024-05-01', 'start_date'],
     ['date_range_type=CUSTOM&start_date=2024-05-01T10:00:00Z&end_date=2024-05-01T09:59:59Z', 'start_date'],
+    // Instants past the years 0001–9999 (PostgreSQL reads no other ISO year): a 500 or a 400 naming
+    // no field before.
+    ['date_range_type=CUSTOM&start_date=9999-12-31&time_zone=America/New_York', 'start_date'],
+    ['date_range_type=CUSTOM&start_date=9999-12-31T23:00:00-05:00', 'start_date'],
+    ['date_range_type=CUSTOM&end_date=9999-12-31', 'end_date'],
+    ['date_range_type=CUSTOM&start_date=0001-01-01T00:00:00%2B01:00', 'start_date'],
+    ['date_range_type=CUSTOM&start_date=0001-01-01&time_zone=Asia/Kolkata', 'start_date'],
     ['date_range_type=LAST_YEAR', 'date_range_type'],
     ['time_zone=Mars/Olympus_Mons', 'time_zone'],
     ['statuses=ORDERED&statuses=LOST', 'statuses'],
@@ -188,6 +195,19 @@ describe('GET /worklist bad input → 400 naming the field', () => {
     });
   }
 
+  it('accepts bounds up to the edge of the range in any time zone', async () => {
+    for (const query of [
+      'start_date=9998-12-31&time_zone=Pacific/Pago_Pago',
+      'end_date=9998-12-30&time_zone=Pacific/Kiritimati',
+      `start_date=${encodeURIComponent('0002-01-01T00:00:00Z')}`,
+    ]) {
+      for (const path of ['/worklist', '/worklist/status/count']) {
+        const response = await get(users.admin, `${path}?date_range_type=CUSTOM&${query}`);
+        expect({ path, query, status: response.status }).toEqual({ path, query, status: 200 });
+      }
+    }
+  });
+
   it('the count endpoint validates the same filters', async () => {
     const response = await get(
       users.admin,
@@ -196,5 +216,11 @@ describe('GET /worklist bad input → 400 naming the field', () => {
     expect(response.status).toBe(400);
     expect(response.text).toContain('start_date');
     expect((await get(users.admin, '/worklist/status/count?modalities=PET')).status).toBe(400);
+    const late = await get(
+      users.admin,
+      '/worklist/status/count?date_range_type=CUSTOM&start_date=9999-12-31&time_zone=America/New_York',
+    );
+    expect(late.status, late.text).toBe(400);
+    expect(late.text).toContain('start_date');
   });
 });
