@@ -1,7 +1,7 @@
 // How far a page sorted by a column header walks the column's sort index before collecting its matches
 // (prefixWalkBudget): widened to 10 entries a match past 10,000 matches, where collecting reads each
-// match's row, but not for an admin's modality filter over a range with a start, whose matches are
-// collected from an index holding their sort keys (migration 0038).
+// match's row, but to one entry a match for an admin's modality filter over a range with a start,
+// whose matches are collected from an index holding their sort keys (migration 0038).
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { compileSql } from '../../../db/compile-sql.ts';
@@ -22,10 +22,10 @@ const budgetOf = (criteria: ReturnType<typeof worklistCriteria>, page = PAGE) =>
   compileSql(prefixWalkBudget(criteria, page, sql.raw('t.total')));
 
 describe('the prefix walk budget', () => {
-  it('is the floor alone for an admin’s modality filter over a range with a start', () => {
+  it('is one entry a match above the floor for an admin’s modality filter over a range with a start', () => {
     const criteria = worklistCriteria({ modalities: ['MRI'], from: MONTH_AGO });
     expect(collectsFromModalityIndex(criteria)).toBe(true);
-    expect(budgetOf(criteria)).toEqual({ sql: '$1::bigint', params: [5_000] });
+    expect(budgetOf(criteria)).toEqual({ sql: 'greatest($1::bigint, t.total::bigint)', params: [5_000] });
     expect(budgetOf(criteria, { ...PAGE, offset: 1_000 }).params).toEqual([20 * 1_025]);
   });
 
