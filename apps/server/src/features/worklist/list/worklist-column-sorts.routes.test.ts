@@ -226,9 +226,10 @@ describe('a worklist sorted by another column header', () => {
     }
   });
 
-  it('gives an admin’s study dates across a range of arrival, a day at a time, as ORDER BY does', async () => {
+  it('gives an admin’s study dates and last updates across a range of arrival, a day at a time', async () => {
     // Priors: studies arriving within the range that were performed years before (a PACS import of
-    // an old study), and one performed after it arrived; the range's edges fall within days.
+    // an old study), and one performed after it arrived; all last updated now, long after they
+    // arrived (the clock of the database); the range's edges fall within days.
     await server.db
       .execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
         patient_name, status, modality_group, created_at, study_datetime)
@@ -256,20 +257,24 @@ describe('a worklist sorted by another column header', () => {
           'asc',
         ],
       ];
-      for (const [test, direction] of ranged) {
-        const all = await expectedIds(test, 'datetime', direction);
+      for (const [[test, direction], field] of ranged.flatMap((one) =>
+        (['datetime', 'updated_at'] as const).map((field) => [one, field] as const),
+      )) {
+        const all = await expectedIds(test, field, direction);
         expect(all.length).toBeGreaterThan(100);
         const lastPage = Math.floor((all.length - 1) / 25) * 25;
         for (const offset of [...new Set([0, 25, 50, Math.min(1_000, lastPage), lastPage, all.length])]) {
-          const page = await listed(test, 'datetime', direction, offset);
+          const page = await listed(test, field, direction, offset);
           expect({
             query: test.query,
+            field,
             direction,
             offset,
             total: page.total,
             ids: page.items.map((item) => item.id),
           }).toEqual({
             query: test.query,
+            field,
             direction,
             offset,
             total: all.length,
@@ -379,14 +384,16 @@ describe('the column sort indexes', () => {
     return text;
   }
 
-  it('walk each day of arrival in study date order, every filter checked on the index alone', async () => {
+  it('walk each day of arrival in study date or last update order, every filter checked on the index alone', async () => {
     const filters = sql`ris_arrival_day(created_at) = ris_arrival_day('2024-05-03T00:00:00Z')
       and facility_id in (${facilityIds[0]}::uuid, ${facilityIds[1]}::uuid)
       and created_at >= '2024-05-03T06:00:00Z' and status in ('TO_READ', 'FINAL') and modality_group = 'CT'`;
-    const text = await plan('study_datetime', filters);
-    expect(text.split('\n')[1]?.trim().split(' on ')[0]).toBe(
-      '->  Index Only Scan Backward using studies_organisation_arrival_day_study_datetime_idx',
-    );
+    for (const column of ['study_datetime', 'updated_at']) {
+      const text = await plan(column, filters);
+      expect(text.split('\n')[1]?.trim().split(' on ')[0]).toBe(
+        `->  Index Only Scan Backward using studies_organisation_arrival_day_${column}_idx`,
+      );
+    }
   });
 
   it('walk each column’s order within the organisation, every filter checked on the index alone', async () => {

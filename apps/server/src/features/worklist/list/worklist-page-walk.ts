@@ -58,7 +58,7 @@ function orderBy(page: Pick<TPage, 'sort_order'>, column: string, table = ''): S
  * that ended a day or more ago, the walk reads every study outside the range first: PostgreSQL,
  * taking the range's studies as spread evenly over study dates, chose that walk for a radiologist's
  * week oldest first (150-200 ms for 3,800 matches that sort in 4 ms). Such a page is collected and
- * sorted whatever the total, or for an admin's study dates walked a day of arrival at a time
+ * sorted whatever the total, or for an admin walked a day of arrival at a time
  * (arrivalDayWalkSql). The clock only picks the form (both give the same page), as splitAtDays' does.
  */
 export function collectsArrivalLike(
@@ -153,9 +153,7 @@ const perAssignee = (db: TDbOrTx, criteria: TWorklistCriteria, scan: (where: SQL
  * instead of 1,500 sorted).
  */
 export function walkedPageIdsSql(db: TDbOrTx, criteria: TWorklistCriteria, page: TPage): SQL | null {
-  if (page.sort_by === 'datetime' && collectsArrivalLike(criteria, page)) {
-    return arrivalDayWalkSql(db, criteria, page);
-  }
+  if (collectsArrivalLike(criteria, page)) return arrivalDayWalkSql(db, criteria, page);
   const kind = walkKind(criteria, page);
   if (kind === null) return null;
   const { single, scan, merged } = arrivalWalks(page);
@@ -201,9 +199,10 @@ export function walkedPageIdsSql(db: TDbOrTx, criteria: TWorklistCriteria, page:
 const ARRIVAL_DAY_WALK_MAX_DAYS = 62;
 
 /**
- * A page of the whole organisation's range of arrival sorted by study date: each UTC day of the range
- * read in study date order from the day's part of studies_organisation_arrival_day_study_datetime_idx
- * (migration 0037) up to offset + limit matches, the days' rows merged and sorted. Every filter is
+ * A page of the whole organisation's range of arrival sorted by study date or last update: each UTC
+ * day of the range read in that order from the day's part of
+ * studies_organisation_arrival_day_{study_datetime,updated_at}_idx (migrations 0037, 0040) up to
+ * offset + limit matches, the days' rows merged and sorted. Every filter is
  * checked on the index (the range's edges on created_at, the day only partitions), so a day reads
  * about a page's worth of entries where matches are common: an admin's month oldest first read 31
  * days × 25 entries, where the study date sort index read from its start met first every study that
@@ -226,10 +225,11 @@ export function arrivalDayWalkSql(db: TDbOrTx, criteria: TWorklistCriteria, page
   ) {
     return null;
   }
-  const order = (table: string) => orderBy(page, 'study_datetime', table);
+  const column = page.sort_by === 'datetime' ? 'study_datetime' : 'updated_at';
+  const order = (table: string) => orderBy(page, column, table);
   return sql`select w."id" from generate_series(ris_arrival_day(${from.toISOString()}::timestamptz),
       ris_arrival_day(${to.at.toISOString()}::timestamptz)) d(day)
-    cross join lateral (select "studies"."id", "studies"."study_datetime" from studies
+    cross join lateral (select "studies"."id", "studies"."${sql.raw(column)}" from studies
       where ris_arrival_day("studies"."created_at") = d.day and ${worklistWhere(db, criteria, criteria.statuses)}
       ${order('"studies"')} limit ${page.offset + page.limit}) w
     ${order('w')} limit ${page.limit} offset ${page.offset}`;
