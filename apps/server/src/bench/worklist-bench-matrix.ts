@@ -128,6 +128,8 @@ export function matrixFilters(
     { name: 'sorted by study date, newest first', query: 'sort_by=datetime&sort_order=desc' },
     // The other column headers (walked on their own sort indexes past 2,000 matches, migration 0034).
     { name: 'sorted by last update', query: 'sort_by=updated_at&sort_order=desc' },
+    // Oldest first from a range's start: walked a day of arrival at a time (migration 0040).
+    { name: 'sorted by last update, oldest first', query: 'sort_by=updated_at&sort_order=asc' },
     { name: 'sorted by modality', query: 'sort_by=modality&sort_order=asc' },
     { name: 'sorted by patient id', query: 'sort_by=patient_id&sort_order=asc' },
     { name: 'sorted by study description', query: 'sort_by=study&sort_order=desc' },
@@ -137,6 +139,8 @@ export function matrixFilters(
     // A modality filter sorted by a column whose values follow the modality: the group's studies lie
     // together far into the column's sort index (migration 0038).
     { name: 'modalities=MRI, by study description', query: 'modalities=MRI&sort_by=study&sort_order=desc' },
+    // Every deleted study of all dates comes first in the status sort index, descending.
+    { name: 'modalities=CT, by status descending', query: 'modalities=CT&sort_by=status&sort_order=desc' },
     {
       name: 'modalities=CT+MRI, by modality',
       query: `${repeated('modalities', ['CT', 'MRI'])}&sort_by=modality&sort_order=desc`,
