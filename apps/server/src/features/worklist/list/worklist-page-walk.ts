@@ -261,8 +261,8 @@ const PREFIX_WALK_WIDENS_AT = 10_000;
  * about what walking an entry does, where a widened walk may read ten entries a match for none (an
  * admin's month of MRI by study description read 490,000 before the sort index was led by the group,
  * migration 0039). Not the floor alone: sorted by status descending, every deleted study of all dates
- * comes first (50,000), and an admin's year of CT stopped there and collected 230,000 matches (100
- * ms; 12 ms walked past them). Over all dates the walk stays widened: collecting reads up to the whole
+ * comes first (20,000 at 1,000,000 studies), and an admin's year of CT stopped there and collected
+ * 211,000 matches (100 ms; 11 ms walked past them). Over all dates the walk stays widened: collecting reads up to the whole
  * archive (an admin's CT and MRI: 400,000 matches, 265 ms collected).
  */
 export function collectsFromModalityIndex(criteria: TWorklistCriteria): boolean {
