@@ -262,8 +262,8 @@ const PREFIX_WALK_WIDENS_AT = 10_000;
  * admin's month of MRI by study description read 490,000 before the sort index was led by the group,
  * migration 0039). Not the floor alone: sorted by status descending, every deleted study of all dates
  * comes first (20,000 at 1,000,000 studies), and an admin's year of CT stopped there and collected
- * 211,000 matches (100 ms; 11 ms walked past them). Over all dates the walk stays widened: collecting reads up to the whole
- * archive (an admin's CT and MRI: 400,000 matches, 265 ms collected).
+ * 211,000 matches (100 ms; 11 ms walked past them). Over all dates the walk stays widened:
+ * collecting reads up to the whole archive (an admin's CT and MRI: 400,000 matches, 265 ms).
  */
 export function collectsFromModalityIndex(criteria: TWorklistCriteria): boolean {
   return (
