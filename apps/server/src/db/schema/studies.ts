@@ -194,12 +194,8 @@ export const studies = pgTable(
       t.modalityGroup,
       t.priorityTag,
     ),
-    // - an admin's modality filter (the whole organisation) on a page sorted by another column: the
-    //   matches collected from the index alone, filters and every sort key trailing (migration 0038).
-    //   The organisation's sort indexes hold a group's studies together, as the sort key follows the
-    //   modality (a study description, the modality itself): walking one from its start for an MRI page
-    //   met every X-ray and ultrasound study first, and collecting read each match's row (an admin's
-    //   month of MRI by study description, 49,000 matches: 150-370 ms)
+    // - an admin's modality filter on a page sorted by another column: the matches collected from the
+    //   index alone (migration 0038; reading each one's row for its sort key: 150-370 ms for a month)
     index('studies_organisation_modality_created_idx').on(
       t.organisationId,
       t.modalityGroup,
@@ -284,10 +280,9 @@ export const studies = pgTable(
       );
     }),
     // - an admin's range of arrival sorted by study date or last update (a month oldest first): the
-    //   same keyed by the UTC day of arrival (migrations 0037, 0040; ris_arrival_day), so each day
-    //   of the range is read in that order up to the page's end and the days merged
-    //   (arrivalDayWalkSql). The sort index read from its start meets first the studies that arrived
-    //   before the range; collecting the range read 330,000 rows (150-190 ms)
+    //   same keyed by the UTC day of arrival (migrations 0037, 0040), each day read in that order up
+    //   to the page's end and the days merged (arrivalDayWalkSql); the sort index read from its start
+    //   met every study that arrived before the range first (collecting a month: 150-190 ms)
     ...([t.studyDatetime, t.updatedAt] as const).map((column) =>
       index(`studies_organisation_arrival_day_${column.name}_idx`).on(
         t.organisationId,
