@@ -32,6 +32,7 @@ export function worklistCriteria(patch: Partial<TWorklistCriteria> = {}): TWorkl
     searchText: null,
     searchWeeks: null,
     searchFacilities: null,
+    searchInRange: false,
     dateKey: 'LAST_1_WEEK UTC',
     ...patch,
   };

@@ -48,9 +48,14 @@ export function countsSearchByWeeks(criteria: TWorklistCriteria): boolean {
   const { searchText } = criteria;
   // A staff member's search over a few weeks keeps one read of those weeks: their matches are few
   // (their facilities' share of the organisation's), so a walk would read the same rows in more steps.
+  // So does a range of few studies (searchInRange): all of them are read once, and counted exactly.
   const staffInWeeks = criteria.searchWeeks !== null && facilitiesOf(criteria) !== null;
   return (
-    searchText !== null && criteria.searchFacilities === null && !staffInWeeks && hasSearchKeys(searchText)
+    searchText !== null &&
+    criteria.searchFacilities === null &&
+    !criteria.searchInRange &&
+    !staffInWeeks &&
+    hasSearchKeys(searchText)
   );
 }
 

@@ -13,6 +13,7 @@ import { startTestServer, type TTestServer } from '../../../test/test-server.ts'
 import {
   MAX_SEARCH_WEEKS,
   resolveWorklistCriteria,
+  SEARCH_IN_RANGE_AT_MOST,
   searchWeekOf,
   worklistWhere,
 } from './worklist-criteria.ts';
@@ -110,6 +111,16 @@ beforeAll(async () => {
       }
     }
   }
+  // More studies than SEARCH_IN_RANGE_AT_MOST at the week's start, in every range below but the
+  // last two hours, of the staff member's first facility: the keyed indexes find candidates there.
+  // Their text holds none of the terms' characters.
+  await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
+      patient_name, status, created_at, updated_at)
+    select ${organisationId}::uuid, ${facility.id}::uuid,
+      (select id from patients where facility_id = ${facility.id}::uuid limit 1),
+      'yv' || translate(g::text, '0123456789', 'qwrtyupsdg'), 'Yyy Vvv', 'TO_READ',
+      ${WEEK_START.toISOString()}::timestamptz, ${WEEK_START.toISOString()}::timestamptz
+    from generate_series(1, ${SEARCH_IN_RANGE_AT_MOST + 1}) g`);
   // 30 more facilities without studies: the staff member's 2 of 33 hold fewer studies over the 60
   // weeks than the organisation over a month, as facilities go on average, so a month is searched
   // by facility keys and a week by week keys (fewerInFacilities).
@@ -136,6 +147,7 @@ const RANGES = {
   '30 weeks (plain index)': `date_range_type=CUSTOM&start_date=${before(30 * WEEK_MS).toISOString()}&end_date=${NOW.toISOString()}`,
   'open start (plain index)': `date_range_type=CUSTOM&end_date=${NOW.toISOString()}`,
   'open end (plain index)': `date_range_type=CUSTOM&start_date=${before(10 * DAY).toISOString()}`,
+  '2 hours (each text tested)': `date_range_type=CUSTOM&start_date=${before(2 * HOUR).toISOString()}&end_date=${NOW.toISOString()}`,
 } as const;
 
 const TERMS = [
@@ -250,7 +262,8 @@ describe('GET /worklist search within date ranges', () => {
   it('finds what LIKE finds for random fragments of the studies’ texts (seeded)', async () => {
     const texts = await queryRows<{ text: string }>(
       server.db,
-      sql`select distinct search_text as text from studies where organisation_id = ${organisationId}`,
+      sql`select distinct search_text as text from studies where organisation_id = ${organisationId}
+        and patient_name <> 'Yyy Vvv'`,
     );
     let seed = 20261121;
     const random = (below: number) => {
@@ -360,6 +373,17 @@ describe('the search plan', () => {
     expect(await plan('fernand', RANGES['open start (plain index)'])).not.toContain(
       'studies_search_facility_idx',
     );
+  });
+
+  it('tests each text of a range holding few studies, whatever the text’s keys', async () => {
+    const recent = RANGES['2 hours (each text tested)'];
+    for (const caller of [principal, staffPrincipal]) {
+      for (const term of ['mrn', 'fernand']) {
+        expect((await criteriaOf(`${recent}&search=${term}`, caller)).searchInRange).toBe(true);
+        expect(await plan(term, recent, caller)).not.toMatch(/studies_search_(trgm|week|facility|pair)_idx/);
+        expect((await criteriaOf(`${RANGES.month}&search=${term}`, caller)).searchInRange).toBe(false);
+      }
+    }
   });
 
   it('reads the pair-keyed index for a text without keys of two characters or more, never the trigram index', async () => {
