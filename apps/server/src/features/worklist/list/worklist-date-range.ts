@@ -16,9 +16,10 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 /**
  * The instants a bound may name. PostgreSQL reads an ISO date-time's year in four digits only, and
  * the counts work out days on either side of a bound (the rollup's UTC days, a facility's zone): a
- * start at 9999-12-31 in New York asked for 10000-01-01 (a 500).
+ * start at 9999-12-31 in New York asked for 10000-01-01 (a 500). From the year 100: a date of the
+ * years 0–99 reads as 1900–1999 in JavaScript's calendar (startOfDateInZone refuses it).
  */
-const EARLIEST_MS = Date.parse('0002-01-01T00:00:00Z');
+const EARLIEST_MS = Date.parse('0100-01-01T00:00:00Z');
 const LATEST_MS = Date.parse('9998-12-31T23:59:59.999Z');
 
 /** A start_date/end_date value: a date-time is an instant; a date is that day in `timeZone`. */
@@ -26,7 +27,7 @@ function customBound(field: 'start_date' | 'end_date', value: string, timeZone: 
   const bound = customInstant(field, value, timeZone);
   const ms = bound.at.getTime();
   if (ms < EARLIEST_MS || ms > LATEST_MS) {
-    throw invalid(field, 'is out of range: it must fall within the years 0002 to 9998 (UTC)');
+    throw invalid(field, 'is out of range: it must fall within the years 0100 to 9998 (UTC)');
   }
   return bound;
 }

@@ -174,6 +174,7 @@ describe('GET /worklist bad input → 400 naming the field', () => {
     ['date_range_type=CUSTOM&end_date=9999-12-31', 'end_date'],
     ['date_range_type=CUSTOM&start_date=0001-01-01T00:00:00%2B01:00', 'start_date'],
     ['date_range_type=CUSTOM&start_date=0001-01-01&time_zone=Asia/Kolkata', 'start_date'],
+    ['date_range_type=CUSTOM&end_date=0099-12-31T23:59:59Z', 'end_date'],
     ['date_range_type=LAST_YEAR', 'date_range_type'],
     ['time_zone=Mars/Olympus_Mons', 'time_zone'],
     ['statuses=ORDERED&statuses=LOST', 'statuses'],
@@ -199,7 +200,8 @@ describe('GET /worklist bad input → 400 naming the field', () => {
     for (const query of [
       'start_date=9998-12-31&time_zone=Pacific/Pago_Pago',
       'end_date=9998-12-30&time_zone=Pacific/Kiritimati',
-      `start_date=${encodeURIComponent('0002-01-01T00:00:00Z')}`,
+      `start_date=${encodeURIComponent('0100-01-01T00:00:00Z')}`,
+      'start_date=0100-01-01',
     ]) {
       for (const path of ['/worklist', '/worklist/status/count']) {
         const response = await get(users.admin, `${path}?date_range_type=CUSTOM&${query}`);
