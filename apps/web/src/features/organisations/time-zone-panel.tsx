@@ -10,13 +10,16 @@ import { organisationApi, organisationKeys } from './organisation-api.ts';
 /** The option that stands for "no zone of its own" (time_zone null). */
 const INHERIT = '';
 
-/** Every IANA zone this browser knows, UTC first; `current` is kept even if the browser lacks it. */
+/**
+ * Every IANA zone this browser knows, UTC first, each once; `current` is kept even if the browser
+ * lacks it (Node's ICU names Asia/Calcutta, not Asia/Kolkata, and a facility and its organisation
+ * often share a zone: listed twice, React warned of two options with one key).
+ */
 function zoneNames(current: readonly (string | null)[]): string[] {
-  const known = Intl.supportedValuesOf('timeZone');
-  const extra = current.filter(
-    (zone): zone is string => zone !== null && zone !== 'UTC' && !known.includes(zone),
-  );
-  return ['UTC', ...[...known, ...extra].filter((zone) => zone !== 'UTC').sort()];
+  const zones = new Set([...Intl.supportedValuesOf('timeZone'), ...current]);
+  zones.delete(null);
+  zones.delete('UTC');
+  return ['UTC', ...[...zones].filter((zone): zone is string => zone !== null).sort()];
 }
 
 export interface TimeZonePanelProps {
