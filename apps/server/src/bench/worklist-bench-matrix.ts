@@ -115,6 +115,10 @@ export function matrixFilters(
     { name: 'by_user_ids=radiologist', query: `by_user_ids=${radiologistId}` },
     { name: 'search "smith"', query: 'search=smith' },
     { name: 'search "fernand"', query: 'search=fernand' },
+    // Texts many studies hold: a word of study descriptions, the first digits of patient ids (one
+    // study in two). A staff member's range is walked and counted up to the cap (worklist-dense-search.ts).
+    { name: 'search "brain"', query: 'search=brain' },
+    { name: 'search "MRN01"', query: 'search=MRN01' },
     // Texts no trigram index knows (fewer than three ASCII letters or digits in a row), as typed.
     { name: 'search "a"', query: 'search=a' },
     { name: 'search "sm"', query: 'search=sm' },

@@ -34,6 +34,7 @@ export function worklistCriteria(patch: Partial<TWorklistCriteria> = {}): TWorkl
     searchFacilities: null,
     searchInRange: false,
     dateKey: 'LAST_1_WEEK UTC',
+    now: new Date('2026-11-19T12:00:00Z'),
     ...patch,
   };
 }

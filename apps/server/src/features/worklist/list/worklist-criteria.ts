@@ -59,6 +59,8 @@ export type TWorklistCriteria = {
   searchInRange: boolean;
   /** What the date filter asked for (the preset and time zone, or the custom bounds), for cache keys. */
   dateKey: string;
+  /** The application clock's instant the filters were resolved at (presets end there). */
+  now: Date;
 };
 
 /** facility_ids must all be facilities the caller may filter by (else 404 naming facility_ids). */
@@ -181,6 +183,7 @@ export async function resolveWorklistCriteria(
     searchWeeks: options.keyedSearch ? searchWeeks : null,
     searchFacilities: null,
     searchInRange: false,
+    now,
   };
   if (search === '' || !hasSearchKeys(search) || !options.keyedSearch) return criteria;
   if (await rangeHoldsFew(db, criteria)) {
@@ -290,10 +293,12 @@ export function facilitiesOf(criteria: TWorklistCriteria): readonly string[] | n
 /**
  * The substring test that decides a search's every match: the study's lower-cased, unaccented text
  * (search_text) holds the searched text, normalised the same way. strpos, which no trigram index
- * serves, so each index that finds candidates is chosen on its own.
+ * serves, so each index that finds candidates is chosen on its own. The text is normalised once, in
+ * a subquery: a generic plan (worklist-dense-search.ts) otherwise ran unaccent on every row tested
+ * (4.9 µs a row instead of 2.8).
  */
 export function holdsSearchText(searchText: string): SQL {
-  return sql`strpos("studies"."search_text", lower(ris_unaccent(${searchText}))) > 0`;
+  return sql`strpos("studies"."search_text", (select lower(ris_unaccent(${searchText})))) > 0`;
 }
 
 /** The range's bounds (as `bounds` allows) on an arrival column; `unindexed`: no index serves them. */

@@ -31,6 +31,7 @@ import {
   walkSearch,
   walksSearch,
 } from './worklist-search-walk.ts';
+import { countDenseSearch, walkDenseSearch, walksDenseSearch } from './worklist-dense-search.ts';
 
 /** The column behind each sort_by value (the whitelist is WORKLIST_SORT_FIELDS), as SQL text. */
 const SORT_COLUMNS = {
@@ -202,13 +203,27 @@ export async function listWorklistJson(
     itemsSql(sql`select * from studies where studies.id = any(${`{${ids.join(',')}}`}::uuid[])`, sql``);
 
   const walksByWeeks = searching && walksSearch(criteria, query);
-  if (walksByWeeks || (searching && countsKeylessSearch(criteria))) {
+  const keyless = searching && countsKeylessSearch(criteria);
+  // A text many of a staff member's studies hold, by arrival: their range walked, each text tested.
+  const dense =
+    searching &&
+    !walksByWeeks &&
+    !keyless &&
+    query.sort_by === 'created_at' &&
+    (await walksDenseSearch(database, criteria, criteria.statuses, query.sort_order))
+      ? await walkDenseSearch(database, criteria, query)
+      : null;
+  if (walksByWeeks || keyless || dense) {
     // An organisation-wide search by arrival (walksSearch): walked in runs of weeks, counted up to a
     // cap; a text no index knows (countsKeylessSearch), any sort: counted up to the cap, the page
-    // walked when the matches are that many (worklist-search-walk.ts). The page's rows are then read by id.
-    const walk = walksByWeeks
-      ? await walkSearch(database, criteria, query)
-      : await walkKeylessSearch(database, criteria, query, column);
+    // walked when the matches are that many (worklist-search-walk.ts); a dense text
+    // (worklist-dense-search.ts): walked in the range, counted up to the cap. The page's rows are
+    // then read by id.
+    const walk =
+      dense ??
+      (walksByWeeks
+        ? await walkSearch(database, criteria, query)
+        : await walkKeylessSearch(database, criteria, query, column));
     const rows =
       walk.ids.length === 0 ? [] : await hotRows<{ item: string }>(database, pageOf(walk.ids), run);
     return respond(
@@ -310,12 +325,20 @@ export async function countWorklistStatuses(
   criteria: TWorklistCriteria,
   options: { edges?: boolean } = {},
 ): Promise<{ counts: TWorklistStatusCounts; edges: TWindowEdges | null }> {
-  if (countsSearchByWeeks(criteria) || countsKeylessSearch(criteria)) {
-    // An organisation-wide search (countsSearchByWeeks), or a text no index knows
-    // (countsKeylessSearch): counted up to the cap, as the list is.
-    const { perStatus, capped, deletedCapped } = countsSearchByWeeks(criteria)
-      ? await countSearchByWeeks(database, criteria, criteria.countedStatuses)
-      : await countKeylessSearch(database, criteria, criteria.countedStatuses);
+  const byWeeks = countsSearchByWeeks(criteria);
+  const keyless = countsKeylessSearch(criteria);
+  const dense =
+    !byWeeks && !keyless && (await walksDenseSearch(database, criteria, criteria.countedStatuses))
+      ? await countDenseSearch(database, criteria)
+      : null;
+  if (byWeeks || keyless || dense) {
+    // An organisation-wide search (countsSearchByWeeks), a text no index knows (countsKeylessSearch),
+    // or a dense text (worklist-dense-search.ts): counted up to the cap, as the list is.
+    const { perStatus, capped, deletedCapped } =
+      dense ??
+      (byWeeks
+        ? await countSearchByWeeks(database, criteria, criteria.countedStatuses)
+        : await countKeylessSearch(database, criteria, criteria.countedStatuses));
     const counts = statusCountsOf((status) => perStatus.get(status) ?? 0, { capped, deletedCapped });
     return { counts, edges: null };
   }
