@@ -29,7 +29,7 @@ import { hotRows } from './worklist-sql.ts';
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
 
 /** How many of the range's first studies, in the walk's order, the probe tests. */
-const PROBE_ROWS = 256;
+const PROBE_ROWS = 128;
 /** A text that at least one in this many of the probed studies hold is walked. */
 const DENSE_ONE_IN = 8;
 
