@@ -47,15 +47,18 @@ async function seed(
     createdAt: new Date(NOW.getTime() - 200 * 86_400_000),
   });
   await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
-      patient_name, study_description, status, last_assigned_user_id, created_at, updated_at)
+      patient_name, patient_identifier, study_description, status, last_assigned_user_id, created_at, updated_at,
+      study_datetime)
     select ${facility.organisationId}::uuid, ${facility.id}::uuid,
       (select id from patients where facility_id = ${facility.id}::uuid limit 1), 'D' || g || '-' || ${from}::int,
       case when g % 500 = 0 then 'Zelda Quist' when g % 7 = 0 then 'Ortiz Luz' else 'Patient ' || g end,
+      'P' || lpad(((g * 7919) % 10007)::text, 5, '0'),
       case when g % 3 = 0 then 'CT Brain' else 'MR Knee' end,
       (array['TO_READ','ASSIGNED','IN_REVIEW','DRAFTED','FINAL'])[g % 5 + 1]::study_status,
       ${assignee ?? null}::uuid,
       ${NOW.toISOString()}::timestamptz - (g * 3 + ${back}::int) * interval '1 minute',
-      ${NOW.toISOString()}::timestamptz - (g * 3 + ${back}::int) * interval '1 minute'
+      ${NOW.toISOString()}::timestamptz - (g * 3 + ${back}::int) * interval '1 minute',
+      ${NOW.toISOString()}::timestamptz - (g * 3 + ${back}::int + g % 97) * interval '1 minute'
     from generate_series(${from}::int, ${from + count - 1}::int) g`);
 }
 
@@ -97,9 +100,10 @@ afterAll(async () => server.close());
 /** The oracle: the caller's listed studies of the last month holding the text, in arrival order. */
 async function oracle(
   text: string,
-  options: { own?: boolean; statuses?: string[]; asc?: boolean; allDates?: boolean } = {},
+  options: { own?: boolean; statuses?: string[]; asc?: boolean; allDates?: boolean; by?: string } = {},
 ) {
   const direction = sql.raw(options.asc ? 'asc' : 'desc');
+  const by = sql.raw(options.by ?? 'created_at');
   const statuses = options.statuses ?? ['ORDERED', 'TO_READ', 'ASSIGNED', 'IN_REVIEW', 'DRAFTED', 'FINAL'];
   const rows = await queryRows<{ id: string; status: string }>(
     server.db,
@@ -114,7 +118,7 @@ async function oracle(
         and created_at >= ${options.allDates ? '-infinity' : new Date(NOW.getTime() - 30 * 86_400_000).toISOString()}::timestamptz
         and ${options.own ? sql`last_assigned_user_id = ${reporterId}::uuid` : sql`true`}
         and strpos(search_text, lower(ris_unaccent(${text}))) > 0
-      order by created_at ${direction}, id ${direction}`,
+      order by ${by} ${direction}, id ${direction}`,
   );
   return rows;
 }
@@ -210,6 +214,26 @@ describe('GET /worklist search of a text many studies hold', () => {
       total: ortizWant.length,
       capped: false,
     });
+  });
+
+  it('sorted by another column: counted up to the cap, the page from the column’s sort index', async () => {
+    const byName = await list(
+      radiologistToken,
+      'brain',
+      '&limit=25&offset=50&sort_by=patient_name&sort_order=asc',
+    );
+    const names = await oracle('brain', { by: 'patient_name', asc: true });
+    expect(byName.items.map((item) => item.id)).toEqual(names.slice(50, 75).map((row) => row.id));
+    expect({ total: byName.total, capped: byName.total_capped }).toEqual({ total: 1000, capped: true });
+    const byDate = await list(reporterToken, 'knee', '&limit=25&sort_by=datetime&sort_order=desc');
+    const dates = await oracle('knee', { by: 'study_datetime', own: true });
+    expect(byDate.items.map((item) => item.id)).toEqual(dates.slice(0, 25).map((row) => row.id));
+    expect({ total: byDate.total, capped: byDate.total_capped }).toEqual({ total: 1000, capped: true });
+    // Under the cap: every match collected and sorted, the total exact.
+    const ortiz = await list(radiologistToken, 'ortiz', '&limit=25&sort_by=patient_id&sort_order=desc');
+    const ids = await oracle('ortiz', { by: 'patient_identifier' });
+    expect(ortiz.items.map((item) => item.id)).toEqual(ids.slice(0, 25).map((row) => row.id));
+    expect({ total: ortiz.total, capped: ortiz.total_capped }).toEqual({ total: ids.length, capped: false });
   });
 
   it('keeps a rare text’s exact keyed count, and finds nothing of another organisation', async () => {

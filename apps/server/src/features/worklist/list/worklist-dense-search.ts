@@ -106,8 +106,23 @@ export async function walksDenseSearch(
   ) {
     return false;
   }
+  return holdsDensely(database, criteria, statuses, sortOrder);
+}
+
+/**
+ * Whether at least one in DENSE_ONE_IN of the first PROBE_ROWS studies of the range's walked days
+ * (or all of them, if fewer) under `criteria` and `statuses` hold its search text; false where no
+ * arrival walk serves the caller.
+ */
+export async function holdsDensely(
+  database: TDatabase,
+  criteria: TWorklistCriteria,
+  statuses: readonly TStudyStatus[],
+  sortOrder: TPage['sort_order'],
+): Promise<boolean> {
+  const { searchText } = criteria;
   const days = walkedDays(criteria, sortOrder);
-  if (!days) return false;
+  if (searchText === null || !days) return false;
   const probe = arrivalWalk({ ...days.part, searchText: null }, database, statuses, {
     limit: PROBE_ROWS,
     sort_order: sortOrder,
@@ -158,12 +173,11 @@ export async function walkDenseSearch(
 export async function countDenseSearch(
   database: TDatabase,
   criteria: TWorklistCriteria,
+  statuses: readonly TStudyStatus[] = criteria.countedStatuses,
 ): Promise<TSearchCounts | null> {
   const countLimit = WORKLIST_SEARCH_COUNT_CAP + 1;
   const days = walkedDays(criteria, 'desc');
-  const walk =
-    days &&
-    arrivalWalk(days.part, database, criteria.countedStatuses, { limit: countLimit, sort_order: 'desc' });
+  const walk = days && arrivalWalk(days.part, database, statuses, { limit: countLimit, sort_order: 'desc' });
   if (!days || !walk) return null;
   const rows = await hotRows<{ status: TStudyStatus; n: number }>(
     database,

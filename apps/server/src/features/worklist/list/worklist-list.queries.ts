@@ -32,6 +32,7 @@ import {
   walksSearch,
 } from './worklist-search-walk.ts';
 import { countDenseSearch, walkDenseSearch, walksDenseSearch } from './worklist-dense-search.ts';
+import { walkSortedSearch } from './worklist-sorted-search.ts';
 
 /** The column behind each sort_by value (the whitelist is WORKLIST_SORT_FIELDS), as SQL text. */
 const SORT_COLUMNS = {
@@ -213,7 +214,12 @@ export async function listWorklistJson(
     (await walksDenseSearch(database, criteria, criteria.statuses, query.sort_order))
       ? await walkDenseSearch(database, criteria, query)
       : null;
-  if (walksByWeeks || keyless || dense) {
+  // The same by another column: counted up to the cap, the page from the column's sort index.
+  const sorted =
+    searching && !keyless && query.sort_by !== 'created_at'
+      ? await walkSortedSearch(database, criteria, query, column)
+      : null;
+  if (walksByWeeks || keyless || dense || sorted) {
     // An organisation-wide search by arrival (walksSearch): walked in runs of weeks, counted up to a
     // cap; a text no index knows (countsKeylessSearch), any sort: counted up to the cap, the page
     // walked when the matches are that many (worklist-search-walk.ts); a dense text
@@ -221,6 +227,7 @@ export async function listWorklistJson(
     // then read by id.
     const walk =
       dense ??
+      sorted ??
       (walksByWeeks
         ? await walkSearch(database, criteria, query)
         : await walkKeylessSearch(database, criteria, query, column));
