@@ -312,6 +312,13 @@ export const studies = pgTable(
     index('studies_search_facility_idx')
       .using('gin', sql`ris_search_facility_keys(${t.searchText}, ${t.facilityId})`)
       .with({ fastupdate: 'off' }),
+    // - search with a modality filter that makes the text rare ("chest" with MRI): the same trigrams
+    //   keyed by the study's modality group (migration 0041, ris_search_modality_keys), so such a
+    //   search finds the few studies holding both without visiting every study holding the text
+    //   (features/worklist/list/worklist-search-modality.ts)
+    index('studies_search_modality_idx')
+      .using('gin', sql`ris_search_modality_keys(${t.searchText}, ${t.modalityGroup})`)
+      .with({ fastupdate: 'off' }),
     // - a text of fewer than three ASCII letters or digits in a row ("xu", "li w", "李明"), which no
     //   trigram key holds: the pairs of characters of search_text (migration 0031, ris_search_pairs),
     //   so a rare one finds its few studies without reading every study of the range

@@ -13,9 +13,10 @@ import type { TDbOrTx } from '../../../db/client.ts';
 import { oneOf } from '../../../db/one-of.ts';
 import { facilities, users } from '../../../db/schema/index.ts';
 import { queryRows } from '../../../db/rows.ts';
-import { containsFolded } from '../../../db/text-search.ts';
 import { AppError } from '../../../http/app-error.ts';
 import { resolveCreatedRange } from './worklist-date-range.ts';
+import { searchModalitiesOf } from './worklist-search-modality.ts';
+import { hasSearchKeys, searchTextConditions } from './worklist-search-text.ts';
 
 /** The statuses every default list shows (the All tab; DELETED is in no tab). */
 export const LISTED_STATUSES: readonly TStudyStatus[] = statusesOfGroup('ALL');
@@ -57,6 +58,12 @@ export type TWorklistCriteria = {
    * finds candidates (searchWeeks and searchFacilities are then null).
    */
   searchInRange: boolean;
+  /**
+   * With a search whose text has a trigram and a modality filter that makes it rare (estimated few
+   * studies hold both: worklist-search-modality.ts): the filter's groups, for the modality-keyed
+   * trigram index (migration 0041; searchWeeks and searchFacilities are then null).
+   */
+  searchModalities: readonly TModality[] | null;
   /** What the date filter asked for (the preset and time zone, or the custom bounds), for cache keys. */
   dateKey: string;
   /** The application clock's instant the filters were resolved at (presets end there). */
@@ -117,23 +124,6 @@ export const MAX_SEARCH_WEEKS = 16;
  */
 export const MAX_SEARCH_FACILITIES = 32;
 
-/** Whether a search text holds a trigram both keyed indexes know: three ASCII letters or digits in a row. */
-export const hasSearchKeys = (term: string): boolean => /[A-Za-z0-9]{3}/.test(term);
-
-/**
- * Whether a search text holds a pair of characters the pair-keyed index keeps (ris_search_pairs,
- * migration 0031): neither a space nor two digits. Decided on the text as typed: where folding
- * changes it otherwise, the index is looked up for no pair (every study) or not at all, and the
- * substring test still decides.
- */
-export function hasSearchPair(term: string): boolean {
-  const characters = [...term];
-  return characters.some((character, i) => {
-    const pair = character + (characters[i + 1] ?? ' ');
-    return !/\s|^[0-9]{2}$/u.test(pair);
-  });
-}
-
 /**
  * The weeks to search, or null for the plain index. The text must hold three ASCII letters or digits
  * in a row: normalisation (ris_unaccent, lower) leaves them as they are, so the searched keys are
@@ -183,6 +173,7 @@ export async function resolveWorklistCriteria(
     searchWeeks: options.keyedSearch ? searchWeeks : null,
     searchFacilities: null,
     searchInRange: false,
+    searchModalities: null,
     now,
   };
   if (search === '' || !hasSearchKeys(search) || !options.keyedSearch) return criteria;
@@ -191,6 +182,13 @@ export async function resolveWorklistCriteria(
   }
   const facilities = facilitiesOf(criteria);
   const few = facilities !== null && facilities.length > 0 && facilities.length <= MAX_SEARCH_FACILITIES;
+  const searchModalities = await searchModalitiesOf(db, {
+    searchText: search,
+    modalities: criteria.modalities,
+    organisationId: scope.organisationId,
+    facilityCount: few ? facilities.length : null,
+  });
+  if (searchModalities) return { ...criteria, searchWeeks: null, searchModalities };
   if (!few) return criteria;
   if (searchWeeks && !(await fewerInFacilities(db, criteria, facilities.length, searchWeeks.length, now))) {
     return criteria;
@@ -290,17 +288,6 @@ export function facilitiesOf(criteria: TWorklistCriteria): readonly string[] | n
   return scope.facilityIds;
 }
 
-/**
- * The substring test that decides a search's every match: the study's lower-cased, unaccented text
- * (search_text) holds the searched text, normalised the same way. strpos, which no trigram index
- * serves, so each index that finds candidates is chosen on its own. The text is normalised once, in
- * a subquery: a generic plan (worklist-dense-search.ts) otherwise ran unaccent on every row tested
- * (4.9 µs a row instead of 2.8).
- */
-export function holdsSearchText(searchText: string): SQL {
-  return sql`strpos("studies"."search_text", (select lower(ris_unaccent(${searchText})))) > 0`;
-}
-
 /** The range's bounds (as `bounds` allows) on an arrival column; `unindexed`: no index serves them. */
 export function dateRangeOn(
   column: '"studies"."created_at"' | '"reports"."study_created_at"',
@@ -342,45 +329,6 @@ export function worklistFilters(
     conditions.push(oneOf('"studies"."priority_tag"', criteria.priorityTags, 'priority_tag'));
   }
   conditions.push(...dateRangeOn('"studies"."created_at"', criteria, bounds));
-  const { searchText, searchWeeks } = criteria;
-  if (searchText !== null && criteria.searchInRange) {
-    // Few studies under the other filters (searchInRange): their indexes find them, each one's text
-    // is tested. strpos, which no trigram index serves, so none is chosen on estimates.
-    conditions.push(holdsSearchText(searchText));
-  } else if (searchText !== null && searchWeeks && bounds.from && bounds.to) {
-    // Within the range's weeks only (both bounds apply, so every match lies in one of them): one scan
-    // of the week-keyed index per week, ORed, finds the rows of those weeks with the trigrams. The
-    // substring test is strpos, which the plain trigram index cannot serve: it would otherwise be
-    // chosen on estimates and find the text's rows of every week again.
-    const perWeek = searchWeeks.map(
-      (week) =>
-        sql`ris_search_week_keys("studies"."search_text", "studies"."created_at") @> ris_search_query_keys(${searchText}, ${week}::int)`,
-    );
-    conditions.push(sql`(${sql.join(perWeek, sql.raw(' or '))})`);
-    conditions.push(holdsSearchText(searchText));
-  } else if (searchText !== null && criteria.searchFacilities) {
-    // Within the caller's few facilities (worklistWhere says them: every match lies in one): one scan
-    // of the facility-keyed index per facility, ORed, finds those facilities' rows with the trigrams.
-    const perFacility = criteria.searchFacilities.map(
-      (facility) =>
-        sql`ris_search_facility_keys("studies"."search_text", "studies"."facility_id") @> ris_search_facility_query_keys(${searchText}, ${facility}::uuid)`,
-    );
-    conditions.push(sql`(${sql.join(perFacility, sql.raw(' or '))})`);
-    conditions.push(holdsSearchText(searchText));
-  } else if (searchText !== null && !hasSearchKeys(searchText)) {
-    // A text the trigram indexes do not know (fewer than three ASCII letters or digits in a row): the
-    // plain one would read all of itself for it (0.6 s at 1,000,000 studies), so the substring test is
-    // strpos, which it cannot serve. A study holding the text holds each of its pairs of characters,
-    // which the pair-keyed index finds (migration 0031): PostgreSQL chooses it for a rare text (the
-    // pairs' frequencies are in the index's statistics) and reads the range in order for a common one.
-    conditions.push(holdsSearchText(searchText));
-    if (hasSearchPair(searchText)) {
-      conditions.push(
-        sql`ris_search_pairs("studies"."search_text") @> ris_search_query_pairs(${searchText})`,
-      );
-    }
-  } else if (searchText !== null) {
-    conditions.push(containsFolded(sql`"studies"."search_text"`, searchText));
-  }
+  conditions.push(...searchTextConditions(criteria, bounds));
   return sql.join(conditions, sql.raw(' and '));
 }

@@ -16,12 +16,8 @@ import {
 } from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
-import {
-  hasSearchKeys,
-  holdsSearchText,
-  LISTED_STATUSES,
-  type TWorklistCriteria,
-} from './worklist-criteria.ts';
+import { LISTED_STATUSES, type TWorklistCriteria } from './worklist-criteria.ts';
+import { hasSearchKeys, holdsSearchText } from './worklist-search-text.ts';
 import { walkedPageIdsSql } from './worklist-page-walk.ts';
 import { countsSearchByWeeks, type TSearchCounts, type TSearchWalk } from './worklist-search-walk.ts';
 import { hotRows } from './worklist-sql.ts';
@@ -85,7 +81,7 @@ function arrivalWalk(
 /**
  * Whether the search under `criteria` (its `statuses`: the list's, or the tabs' counted ones) is
  * walked: a text with trigram keys over a range of more than SEARCH_IN_RANGE_AT_MOST studies (fewer
- * are read whole: searchInRange), not walked by weeks (an admin's organisation: countsSearchByWeeks),
+ * are read whole: searchInRange; nor its modality filter rare: searchModalities), not walked by weeks (an admin's organisation: countsSearchByWeeks),
  * by a caller who counts no deleted studies (an admin's are counted apart from the cap), whose range
  * an arrival walk serves, and held by at least one in DENSE_ONE_IN of the range's first PROBE_ROWS
  * studies (or the range holds fewer: the walk reads it whole, as cheaply as the probe).
@@ -101,6 +97,7 @@ export async function walksDenseSearch(
     searchText === null ||
     !hasSearchKeys(searchText) ||
     criteria.searchInRange ||
+    criteria.searchModalities !== null ||
     countsSearchByWeeks(criteria) ||
     !criteria.countedStatuses.every((status) => LISTED_STATUSES.includes(status))
   ) {

@@ -4,7 +4,8 @@
 // with the range's arrival entries (PAIR_ALONE_RATIO).
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
-import { dateRangeOn, hasSearchPair, worklistWhere, type TWorklistCriteria } from './worklist-criteria.ts';
+import { dateRangeOn, worklistWhere, type TWorklistCriteria } from './worklist-criteria.ts';
+import { hasSearchPair } from './worklist-search-text.ts';
 import { hotRows } from './worklist-sql.ts';
 
 /**

@@ -16,12 +16,12 @@ import { GROUP_LED_SORT_COLUMNS, SORT_INDEX_FILTERS, studies } from '../../../db
 import {
   dateRangeOn,
   facilitiesOf,
-  holdsSearchText,
   LISTED_STATUSES,
   worklistFilters,
   worklistWhere,
   type TWorklistCriteria,
 } from './worklist-criteria.ts';
+import { holdsSearchText } from './worklist-search-text.ts';
 
 /** Up to this many index scans are merged (facilities, times modality groups with that filter). */
 const MERGED_SCANS_AT_MOST = 32;

@@ -21,7 +21,6 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
 import {
   facilitiesOf,
-  hasSearchKeys,
   LISTED_STATUSES,
   MAX_SEARCH_WEEKS,
   searchWeekOf,
@@ -30,6 +29,7 @@ import {
   type TWorklistCriteria,
 } from './worklist-criteria.ts';
 import { keylessPlan } from './worklist-keyless-plan.ts';
+import { hasSearchKeys } from './worklist-search-text.ts';
 import { PREFIX_SEARCH_ENTRIES, prefixWalkSql } from './worklist-page-walk.ts';
 import { hotRows } from './worklist-sql.ts';
 
@@ -53,6 +53,7 @@ export function countsSearchByWeeks(criteria: TWorklistCriteria): boolean {
   return (
     searchText !== null &&
     criteria.searchFacilities === null &&
+    criteria.searchModalities === null &&
     !criteria.searchInRange &&
     !staffInWeeks &&
     hasSearchKeys(searchText)

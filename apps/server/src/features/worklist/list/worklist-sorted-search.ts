@@ -7,7 +7,8 @@
 import { WORKLIST_SEARCH_COUNT_CAP, type TWorklistListQuery } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
-import { hasSearchKeys, type TWorklistCriteria } from './worklist-criteria.ts';
+import type { TWorklistCriteria } from './worklist-criteria.ts';
+import { hasSearchKeys } from './worklist-search-text.ts';
 import { countDenseSearch, holdsDensely } from './worklist-dense-search.ts';
 import { PREFIX_SEARCH_ENTRIES, prefixWalkSql } from './worklist-page-walk.ts';
 import { countSearchByWeeks, countsSearchByWeeks, type TSearchWalk } from './worklist-search-walk.ts';
@@ -18,7 +19,7 @@ type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_ord
 /**
  * The page and the capped total of a search sorted by `column` (not arrival) whose text has trigram
  * keys and is dense among the range's newest studies (holdsDensely), over more studies than are read
- * whole (searchInRange), on a page before the cap: counted up to the cap by weeks (an admin's
+ * whole (searchInRange) nor its modality filter made rare (searchModalities), on a page before the cap: counted up to the cap by weeks (an admin's
  * organisation) or by walking the caller's range (worklist-dense-search.ts), then, past the cap, the
  * first matches in the column's sort index. Null where any step says otherwise (fewer matches than
  * the cap, no prefix walk, or a prefix that does not hold the page): the matches are collected and
@@ -35,6 +36,7 @@ export async function walkSortedSearch(
     searchText === null ||
     !hasSearchKeys(searchText) ||
     criteria.searchInRange ||
+    criteria.searchModalities !== null ||
     page.sort_by === 'created_at' ||
     page.offset + page.limit >= WORKLIST_SEARCH_COUNT_CAP ||
     !(await holdsDensely(database, criteria, statuses, 'desc'))
