@@ -88,9 +88,7 @@ export function searchTextConditions(
     // pairs' frequencies are in the index's statistics) and reads the range in order for a common one.
     found.push(holdsSearchText(searchText));
     if (hasSearchPair(searchText)) {
-      found.push(
-        sql`ris_search_pairs("studies"."search_text") @> ris_search_query_pairs(${searchText})`,
-      );
+      found.push(sql`ris_search_pairs("studies"."search_text") @> ris_search_query_pairs(${searchText})`);
     }
   } else if (searchText !== null) {
     found.push(containsFolded(sql`"studies"."search_text"`, searchText));
