@@ -119,6 +119,12 @@ export function matrixFilters(
     // study in two). A staff member's range is walked and counted up to the cap (worklist-dense-search.ts).
     { name: 'search "brain"', query: 'search=brain' },
     { name: 'search "MRN01"', query: 'search=MRN01' },
+    // A text with a modality filter: one the filter makes rare (description words follow the modality
+    // here: no MRI study says "chest"), one it keeps common, a surname within one group
+    // (worklist-search-modality.ts, migration 0041).
+    { name: 'search "chest" + modalities=MRI', query: 'search=chest&modalities=MRI' },
+    { name: 'search "brain" + modalities=CT', query: 'search=brain&modalities=CT' },
+    { name: 'search "smith" + modalities=CT', query: 'search=smith&modalities=CT' },
     // Texts no trigram index knows (fewer than three ASCII letters or digits in a row), as typed.
     { name: 'search "a"', query: 'search=a' },
     { name: 'search "sm"', query: 'search=sm' },
