@@ -256,6 +256,23 @@ describe('a worklist sorted by another column header', () => {
           },
           'asc',
         ],
+        // Open at an end: walked from the organisation's first arrival, or to its last.
+        [
+          {
+            who: 'admin',
+            query: 'end_date=2024-05-06T17:45:00Z',
+            where: sql.raw(range.split(' and ')[1] ?? ''),
+          },
+          'desc',
+        ],
+        [
+          {
+            who: 'admin',
+            query: 'start_date=2024-04-28T05:30:00Z',
+            where: sql.raw(range.split(' and ')[0] ?? ''),
+          },
+          'asc',
+        ],
       ];
       for (const [[test, direction], field] of ranged.flatMap((one) =>
         (['datetime', 'updated_at'] as const).map((field) => [one, field] as const),

@@ -235,14 +235,17 @@ const ARRIVAL_DAY_WALK_MAX_DAYS = 62;
  * arrived before the month, and collecting the month read 330,000 rows (150 ms). Not for a priority
  * or assignee filter (each day would read most of its entries for a few matches: their own indexes
  * collect them), staff (their facilities' index holds the study date: collected from it alone), a
- * referrer, a search, or a range without both ends or longer than ARRIVAL_DAY_WALK_MAX_DAYS.
+ * referrer, a search, or a range with both ends longer than ARRIVAL_DAY_WALK_MAX_DAYS. A range open
+ * at an end (newest first into a range that ended days ago, oldest first from a start) is walked from
+ * or to the organisation's first or last day of arrival: an admin's three statuses before a month ago
+ * were 622,000 studies collected and sorted by last update (300 ms), where 60 days read 50 entries
+ * each (3.4 ms). A day costs about 0.05 ms: an archive of years costs tens of ms, a small part of
+ * collecting it.
  */
 export function arrivalDayWalkSql(db: TDbOrTx, criteria: TWorklistCriteria, page: TPage): SQL | null {
   const { from, to } = criteria;
   if (
-    from === null ||
-    to === null ||
-    to.at.getTime() - from.getTime() > ARRIVAL_DAY_WALK_MAX_DAYS * DAY_MS ||
+    (from !== null && to !== null && to.at.getTime() - from.getTime() > ARRIVAL_DAY_WALK_MAX_DAYS * DAY_MS) ||
     facilitiesOf(criteria) !== null ||
     criteria.scope.principal.role === 'REFERRING_PHYSICIAN' ||
     criteria.searchText !== null ||
@@ -253,8 +256,12 @@ export function arrivalDayWalkSql(db: TDbOrTx, criteria: TWorklistCriteria, page
   }
   const column = page.sort_by === 'datetime' ? 'study_datetime' : 'updated_at';
   const order = (table: string) => orderBy(page, column, table);
-  return sql`select w."id" from generate_series(ris_arrival_day(${from.toISOString()}::timestamptz),
-      ris_arrival_day(${to.at.toISOString()}::timestamptz)) d(day)
+  // A range open at an end ends at the organisation's first or last arrival (an index probe).
+  const edgeDay = (at: Date | null, edge: 'min' | 'max') =>
+    at === null
+      ? sql`(select ris_arrival_day(${sql.raw(edge)}("created_at")) from studies where "organisation_id" = ${criteria.scope.organisationId}::uuid)`
+      : sql`ris_arrival_day(${at.toISOString()}::timestamptz)`;
+  return sql`select w."id" from generate_series(${edgeDay(from, 'min')}, ${edgeDay(to?.at ?? null, 'max')}) d(day)
     cross join lateral (select "studies"."id", "studies"."${sql.raw(column)}" from studies
       where ris_arrival_day("studies"."created_at") = d.day and ${worklistWhere(db, criteria, criteria.statuses)}
       ${order('"studies"')} limit ${page.offset + page.limit}) w
