@@ -74,8 +74,6 @@ export function readsPairAlone(plan: unknown): boolean {
 export type TKeylessPlan = {
   /** The conditions the search reads its matches by: worklistWhere's, or with the range unindexed. */
   where: SQL;
-  /** worklistWhere's conditions, for a walk in the order of the range's index. */
-  ordered: SQL;
   /** Whether every match is read once, the page sorted from them (FEW_KEYLESS_MATCHES). */
   once: boolean;
 };
@@ -94,7 +92,7 @@ export async function keylessPlan(
   const where = worklistWhere(database.db, criteria, statuses);
   const ranged = criteria.from !== null || criteria.to !== null;
   if (criteria.searchText === null || !hasSearchPair(criteria.searchText) || !(ranged || askOnce)) {
-    return { where, ordered: where, once: false };
+    return { where, once: false };
   }
   const [row] = await hotRows<{ 'QUERY PLAN': unknown }>(
     database,
@@ -104,9 +102,9 @@ export async function keylessPlan(
   const root = rootOf(row?.['QUERY PLAN']);
   const rows = root?.['Plan Rows'];
   const once = askOnce && rows !== undefined && rows <= FEW_KEYLESS_MATCHES;
-  if (!ranged || !root || !andsPairWithMany(root)) return { where, ordered: where, once };
+  if (!ranged || !root || !andsPairWithMany(root)) return { where, once };
   // The range as a test of each row's arrival: `+ interval '0 s'` is an expression no index holds.
   const unindexed = dateRangeOn('"studies"."created_at"', criteria, { from: true, to: true }, true);
   const filtered = worklistWhere(database.db, criteria, statuses, { from: false, to: false });
-  return { where: sql.join([filtered, ...unindexed], sql.raw(' and ')), ordered: where, once };
+  return { where: sql.join([filtered, ...unindexed], sql.raw(' and ')), once };
 }

@@ -265,7 +265,11 @@ export async function walkKeylessSearch(
   /** The page of a count that reached the cap: walked in arrival order, from a prefix, or collected. */
   function walkedPastCap() {
     if (page.sort_by === 'created_at') {
-      return sql`array(select "studies"."id" from studies where ${plan.ordered} ${order('"studies"')} ${limits})`;
+      // Each row's text tested, without the pairs: PostgreSQL otherwise read every row of the range
+      // by a bitmap and computed each one's pairs (a reporter's "ct" over all dates: 23,000 rows,
+      // 630 ms), where walking the range's index newest first meets a match every few rows (6 ms).
+      const tested = worklistWhere(database.db, { ...criteria, searchInRange: true }, criteria.statuses);
+      return sql`array(select "studies"."id" from studies where ${tested} ${order('"studies"')} ${limits})`;
     }
     // Collected: every match, sorted (OFFSET 0 keeps PostgreSQL from walking an index in the hope of
     // meeting matches soon, which for names holding "sm" read every name before them: 2.2 s).
