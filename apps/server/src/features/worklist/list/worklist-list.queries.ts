@@ -16,12 +16,8 @@ import { facilitiesOf, worklistFilters, worklistWhere, type TWorklistCriteria } 
 import { PATIENT_DOCUMENTS_JSON, WORKLIST_ITEM_JSON_COLUMNS } from '../../studies/study.presenter.ts';
 import { rollupStatusCountsSql, rollupTotalSql } from './worklist-rollup.ts';
 import { hotRows, type TPlanMode } from './worklist-sql.ts';
-import {
-  collectsArrivalLike,
-  prefixWalkBudget,
-  prefixWalkSql,
-  walkedPageIdsSql,
-} from './worklist-page-walk.ts';
+import { collectsArrivalLike } from './worklist-arrival-day-walk.ts';
+import { prefixWalkBudget, prefixWalkSql, walkedPageIdsSql } from './worklist-page-walk.ts';
 import {
   countKeylessSearch,
   countsKeylessSearch,

@@ -192,6 +192,55 @@ describe('an admin’s modality filter over a range, sorted by a column that fol
     }
   });
 
+  it('walks by status from the first status kept, past every deleted study (first, descending)', async () => {
+    const base = worklistCriteria();
+    const criteria = worklistCriteria({
+      scope: { ...base.scope, organisationId, principal: { ...base.scope.principal, organisationId } },
+      statuses: LISTED_STATUSES,
+      from: new Date(START),
+      to: { at: NOW, inclusive: true },
+    });
+    const page = { limit: 25, offset: 0, sort_by: 'status', sort_order: 'desc' } as const;
+    const walk = prefixWalkSql(server.db, criteria, page, 'status', sql`5000`);
+    if (walk === null) throw new Error('no prefix walk');
+    const seen = { entries: -1, ids: [] as string[], want: [] as string[] };
+    await server.db
+      .transaction(async (tx) => {
+        // 600 deleted studies in the range: DELETED is the last status, so they lead the index descending.
+        await tx.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
+            patient_name, modality, status, modality_group, created_at, updated_at)
+          select organisation_id, facility_id, patient_id, 'DELETED-' || g, patient_name, modality, 'DELETED',
+            modality_group, created_at, updated_at
+          from generate_series(1, 600) g,
+            lateral (select * from studies where organisation_id = ${organisationId}::uuid limit 1) s`);
+        const plan = await queryRows<{ 'QUERY PLAN': string }>(
+          tx,
+          sql`explain (analyze, costs off, timing off, summary off) ${walk}`,
+        );
+        seen.entries = plan
+          .map((row) => row['QUERY PLAN'])
+          .filter((line) => /Index (Only )?Scan/.test(line))
+          .reduce((sum, line) => sum + Number(/rows=(\d+)/.exec(line)?.[1] ?? 0), 0);
+        seen.ids = (await queryRows<{ id: string }>(tx, walk)).map((row) => row.id);
+        seen.want = (
+          await queryRows<{ id: string }>(
+            tx,
+            sql`select id from studies where organisation_id = ${organisationId}::uuid and status <> 'DELETED'
+              and created_at >= ${START}::timestamptz and created_at <= ${NOW.toISOString()}::timestamptz
+              order by status desc, id desc limit 25`,
+          )
+        ).map((row) => row.id);
+        tx.rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof TransactionRollbackError)) throw error;
+      });
+    expect(seen.ids).toEqual(seen.want);
+    // Without the statuses' bounds the walk read the 600 deleted entries first.
+    expect(seen.entries).toBeGreaterThan(0);
+    expect(seen.entries).toBeLessThanOrEqual(25 * 2);
+  });
+
   it('collects the matches from an index led by the organisation and the group, alone', async () => {
     let plan = '';
     await server.db

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import type { TDatabase } from '../../../db/client.ts';
 import { compileSql } from '../../../db/compile-sql.ts';
@@ -107,4 +107,11 @@ export async function hotRows<TRow>(
   const target = await worklistPoolOf(pool, generic ? 'generic' : 'custom');
   const result = await target.query(name ? { name, text, values: params } : { text, values: params });
   return result.rows as TRow[];
+}
+
+/** ORDER BY a column of `table` (an alias, or "" for unqualified) in the page's direction, ties by id. */
+export function orderBy(page: { sort_order?: 'asc' | 'desc' | undefined }, column: string, table = ''): SQL {
+  const direction = page.sort_order === 'asc' ? 'asc' : 'desc';
+  const of = table === '' ? '' : `${table}.`;
+  return sql.raw(`order by ${of}"${column}" ${direction}, ${of}"id" ${direction}`);
 }
