@@ -200,16 +200,16 @@ export async function listWorklistJson(
     itemsSql(sql`select * from studies where studies.id = any(${`{${ids.join(',')}}`}::uuid[])`, sql``);
 
   const walksByWeeks = searching && walksSearch(criteria, query);
-  const keyless = searching && countsKeylessSearch(criteria);
-  // A text many of a staff member's studies hold, by arrival: their range walked, each text tested.
+  // A text many of a staff member's studies hold, by arrival: their range walked, each text tested
+  // (a text without trigram keys too: "ct" is as dense as "brain").
   const dense =
     searching &&
     !walksByWeeks &&
-    !keyless &&
     query.sort_by === 'created_at' &&
     (await walksDenseSearch(database, criteria, criteria.statuses, query.sort_order))
       ? await walkDenseSearch(database, criteria, query)
       : null;
+  const keyless = searching && dense === null && countsKeylessSearch(criteria);
   // The same by another column: counted up to the cap, the page from the column's sort index.
   const sorted =
     searching && !keyless && query.sort_by !== 'created_at'
@@ -329,11 +329,11 @@ export async function countWorklistStatuses(
   options: { edges?: boolean } = {},
 ): Promise<{ counts: TWorklistStatusCounts; edges: TWindowEdges | null }> {
   const byWeeks = countsSearchByWeeks(criteria);
-  const keyless = countsKeylessSearch(criteria);
   const dense =
-    !byWeeks && !keyless && (await walksDenseSearch(database, criteria, criteria.countedStatuses))
+    !byWeeks && (await walksDenseSearch(database, criteria, criteria.countedStatuses))
       ? await countDenseSearch(database, criteria)
       : null;
+  const keyless = dense === null && countsKeylessSearch(criteria);
   if (byWeeks || keyless || dense) {
     // An organisation-wide search (countsSearchByWeeks), a text no index knows (countsKeylessSearch),
     // or a dense text (worklist-dense-search.ts): counted up to the cap, as the list is.
