@@ -119,9 +119,7 @@ export function matrixFilters(
     // study in two). A staff member's range is walked and counted up to the cap (worklist-dense-search.ts).
     { name: 'search "brain"', query: 'search=brain' },
     { name: 'search "MRN01"', query: 'search=MRN01' },
-    // A text with a modality filter: one the filter makes rare (description words follow the modality
-    // here: no MRI study says "chest"), one it keeps common, a surname within one group
-    // (worklist-search-modality.ts, migration 0041).
+    // With a modality filter: a text it makes rare (no MRI says "chest" here), one it keeps common, a name.
     { name: 'search "chest" + modalities=MRI', query: 'search=chest&modalities=MRI' },
     { name: 'search "brain" + modalities=CT', query: 'search=brain&modalities=CT' },
     { name: 'search "smith" + modalities=CT', query: 'search=smith&modalities=CT' },

@@ -312,10 +312,8 @@ export const studies = pgTable(
     index('studies_search_facility_idx')
       .using('gin', sql`ris_search_facility_keys(${t.searchText}, ${t.facilityId})`)
       .with({ fastupdate: 'off' }),
-    // - search with a modality filter that makes the text rare ("chest" with MRI): the same trigrams
-    //   keyed by the study's modality group (migration 0041, ris_search_modality_keys), so such a
-    //   search finds the few studies holding both without visiting every study holding the text
-    //   (features/worklist/list/worklist-search-modality.ts)
+    // - a text a modality filter makes rare ("chest" with MRI): the same trigrams keyed by the modality
+    //   group (migration 0041; features/worklist/list/worklist-search-modality.ts)
     index('studies_search_modality_idx')
       .using('gin', sql`ris_search_modality_keys(${t.searchText}, ${t.modalityGroup})`)
       .with({ fastupdate: 'off' }),

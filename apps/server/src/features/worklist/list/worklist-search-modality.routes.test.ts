@@ -4,7 +4,12 @@
 // pages must be the oracle's (ORDER BY over strpos and the filter), totals and tabs exact, for an
 // admin, a radiologist's facilities, sorted by another column; other facilities and organisations
 // are never found, nor studies outside the range.
-import { type TModality, type TWorklistListResponse, type TWorklistStatusCounts } from '@ris/domain';
+import {
+  STUDY_STATUSES,
+  type TModality,
+  type TWorklistListResponse,
+  type TWorklistStatusCounts,
+} from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
@@ -167,15 +172,7 @@ describe('the modality-keyed index for a text the filter makes rare', () => {
     const want = await oracle('chest', 'MRI', { allDates: true, deleted: true });
     const tabs = await counts(adminToken, `${ALL_DATES}&modalities=MRI&search=chest`);
     expect(tabs.capped).toBe(false);
-    for (const status of [
-      'ORDERED',
-      'TO_READ',
-      'ASSIGNED',
-      'IN_REVIEW',
-      'DRAFTED',
-      'FINAL',
-      'DELETED',
-    ] as const) {
+    for (const status of STUDY_STATUSES) {
       expect(tabs.statuses[status], status).toBe(want.filter((row) => row.status === status).length);
     }
     expect(tabs.statuses.DELETED).toBeGreaterThan(0);

@@ -128,8 +128,10 @@ export async function searchModalitiesOf(
     Math.min(...trigrams.map((trigram) => stats.freqs.get(`${modality}:${trigram}`) ?? stats.unlisted)) *
     stats.studies;
   const keyed = modalities.reduce((sum, modality) => sum + candidates(modality), 0);
-  const any = MODALITIES.reduce((sum, modality) => sum + candidates(modality), 0);
+  const inAnyGroup = MODALITIES.reduce((sum, modality) => sum + candidates(modality), 0);
   const total = facilityCount === null ? 0 : await facilityCountOf(db, search.organisationId);
   const share = facilityCount !== null && total > 0 ? Math.min(1, facilityCount / total) : 1;
-  return keyed <= SEARCH_MODALITY_AT_MOST && keyed * AT_MOST_SHARE <= any * share ? [...modalities] : null;
+  return keyed <= SEARCH_MODALITY_AT_MOST && keyed * AT_MOST_SHARE <= inAnyGroup * share
+    ? [...modalities]
+    : null;
 }
