@@ -27,7 +27,12 @@ import {
   walkSearch,
   walksSearch,
 } from './worklist-search-walk.ts';
-import { countDenseSearch, walkDenseSearch, walksDenseSearch } from './worklist-dense-search.ts';
+import {
+  countDenseSearch,
+  fromFirstArrival,
+  walkDenseSearch,
+  walksDenseSearch,
+} from './worklist-dense-search.ts';
 import { walkSortedSearch } from './worklist-sorted-search.ts';
 
 /** The column behind each sort_by value (the whitelist is WORKLIST_SORT_FIELDS), as SQL text. */
@@ -202,12 +207,16 @@ export async function listWorklistJson(
   const walksByWeeks = searching && walksSearch(criteria, query);
   // A text many of a staff member's studies hold, by arrival: their range walked, each text tested
   // (a text without trigram keys too: "ct" is as dense as "brain").
+  const oldestFirst =
+    searching && !walksByWeeks && query.sort_by === 'created_at' && query.sort_order === 'asc'
+      ? await fromFirstArrival(database, criteria)
+      : criteria;
   const dense =
     searching &&
     !walksByWeeks &&
     query.sort_by === 'created_at' &&
-    (await walksDenseSearch(database, criteria, criteria.statuses, query.sort_order))
-      ? await walkDenseSearch(database, criteria, query)
+    (await walksDenseSearch(database, oldestFirst, criteria.statuses, query.sort_order))
+      ? await walkDenseSearch(database, oldestFirst, query)
       : null;
   const keyless = searching && dense === null && countsKeylessSearch(criteria);
   // The same by another column: counted up to the cap, the page from the column's sort index.
