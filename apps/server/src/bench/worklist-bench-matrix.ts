@@ -1,18 +1,14 @@
-// The worklist bench's filter matrix (issue 15; BENCH_MATRIX=1): each filter alone and with each date range,
-// as an admin (all facilities), a radiologist at 5 facilities and a reporter, one request after another over
-// HTTP to the bench server's process (BENCH_MATRIX_TRANSPORT=inject: in-process, with app.inject;
-// worklist-bench-transport.ts) with the count cache off. For each row: p50 / p99 of GET /worklist (limit 25)
-// and GET /worklist/status/count as the client saw them and, over HTTP, as the server did (its Server-Timing:
-// without the way there and back nor the client's own pauses), the exact total, and the CPU the database's
-// PostgreSQL backends spent per request (from /proc/<pid>/schedstat, nanoseconds; else /proc/<pid>/stat
-// ticks). BENCH_MATRIX_ITERATIONS (default 200: a p99 of 60 was the slowest request, one pause of the
-// machine) requests after BENCH_MATRIX_WARMUP (5), at most BENCH_MATRIX_ROW_SECONDS (20) per row and
-// endpoint; BENCH_MATRIX_ONLY=word,word keeps the rows whose name contains one of the words (e.g. "admin",
-// "search", "30 days"). BENCH_MATRIX_MODES=off,on,off+writes,on+writes (default off) measures with the count
-// cache off or on, and with BENCH_MATRIX_WRITES_PER_SECOND (10) priority changes a second made through the
-// API meanwhile (each announced, evicting the cache, and appended to the count rollup).
-// BENCH_MATRIX_EXPLAIN=1 adds EXPLAIN (ANALYZE, BUFFERS) of each row's statements
-// (worklist-bench-explain.ts), the full plans written to BENCH_MATRIX_EXPLAIN_FILE if set.
+// The worklist bench's filter matrix (issue 15; BENCH_MATRIX=1): each filter alone and with each date range, as
+// an admin, a radiologist at 5 facilities and a reporter, one request after another over HTTP to the bench
+// server's process (BENCH_MATRIX_TRANSPORT=inject: in-process; worklist-bench-transport.ts), count cache off.
+// Each row: p50 / p99 of GET /worklist (limit 25) and /worklist/status/count as the client and the server
+// (Server-Timing) saw them, the exact total, and PostgreSQL backends' CPU per request (/proc/<pid>/schedstat,
+// else /proc/<pid>/stat ticks). BENCH_MATRIX_ITERATIONS (200) requests after BENCH_MATRIX_WARMUP (5), at most
+// BENCH_MATRIX_ROW_SECONDS (20) per row and endpoint; BENCH_MATRIX_ONLY=word,word keeps the rows whose name
+// holds a word ("admin", "30 days"). BENCH_MATRIX_MODES=off,on,off+writes,on+writes (default off): count cache
+// off or on, with BENCH_MATRIX_WRITES_PER_SECOND (10) priority changes a second through the API (each
+// announced, evicting the cache, appended to the rollup). BENCH_MATRIX_EXPLAIN=1 adds EXPLAIN (ANALYZE,
+// BUFFERS) of each row's statements (worklist-bench-explain.ts; full plans to BENCH_MATRIX_EXPLAIN_FILE).
 import { existsSync, readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';

@@ -292,23 +292,18 @@ export const studies = pgTable(
         ...SORT_INDEX_FILTERS.map((key) => t[key]),
       ),
     ),
-    // - search: substring match on search_text (trigram GIN; needs 3+ characters to be selective)
-    //   (both without GIN's pending list: every study update that touches an indexed column adds the
-    //   row's keys there, and every search then scans the whole list: up to 4 MB, 18 ms instead of 9
-    //   for a month's surname after a few thousand updates; writing the keys at once costs the update)
+    // - search: substring match on search_text (trigram GIN), without GIN's pending list (each update
+    //   added its keys there and every search scanned it: 18 ms instead of 9 after a few thousand)
     index('studies_search_trgm_idx')
       .using('gin', t.searchText.op('gin_trgm_ops'))
       .with({ fastupdate: 'off' }),
     // - search within a date range: the same trigrams keyed by the week of created_at (migration
-    //   0005, ris_search_week_keys), so a window's matches are found without visiting the rows of
-    //   every other week that match the text
+    //   0005), so a window's matches are found without visiting every other week's
     index('studies_search_week_idx')
       .using('gin', sql`ris_search_week_keys(${t.searchText}, ${t.createdAt})`)
       .with({ fastupdate: 'off' }),
     // - search over all dates (or more weeks than the week keys serve) within a few facilities: the
-    //   same trigrams keyed by the study's facility (migration 0030, ris_search_facility_keys), so a
-    //   staff member's search finds the matches of their facilities without visiting the whole
-    //   organisation's
+    //   same trigrams keyed by the study's facility (migration 0030), not the whole organisation's
     index('studies_search_facility_idx')
       .using('gin', sql`ris_search_facility_keys(${t.searchText}, ${t.facilityId})`)
       .with({ fastupdate: 'off' }),

@@ -34,6 +34,17 @@ export function holdsSearchText(searchText: string): SQL {
 }
 
 /**
+ * One scan of a keyed trigram index per key value (`keys` @> `queryKeys`(text, value)), ORed, and the
+ * substring test that decides every match.
+ */
+function keyedScans(keys: string, queryKeys: string, values: readonly SQL[], searchText: string): SQL[] {
+  const scans = values.map(
+    (value) => sql`${sql.raw(keys)} @> ${sql.raw(queryKeys)}(${searchText}, ${value})`,
+  );
+  return [sql`(${sql.join(scans, sql.raw(' or '))})`, holdsSearchText(searchText)];
+}
+
+/**
  * A search's conditions on `studies` under `criteria` (none without a search text), the index that
  * finds its candidates chosen by the criteria (resolveWorklistCriteria). `bounds`: which of the
  * range's bounds the caller's query applies (the week keys need both).
@@ -56,30 +67,39 @@ export function searchTextConditions(
     // of the week-keyed index per week, ORed, finds the rows of those weeks with the trigrams. The
     // substring test is strpos, which the plain trigram index cannot serve: it would otherwise be
     // chosen on estimates and find the text's rows of every week again.
-    const perWeek = searchWeeks.map(
-      (week) =>
-        sql`ris_search_week_keys("studies"."search_text", "studies"."created_at") @> ris_search_query_keys(${searchText}, ${week}::int)`,
+    const weeks = searchWeeks.map((week) => sql`${week}::int`);
+    found.push(
+      ...keyedScans(
+        'ris_search_week_keys("studies"."search_text", "studies"."created_at")',
+        'ris_search_query_keys',
+        weeks,
+        searchText,
+      ),
     );
-    found.push(sql`(${sql.join(perWeek, sql.raw(' or '))})`);
-    found.push(holdsSearchText(searchText));
   } else if (searchText !== null && criteria.searchModalities) {
     // Within the filter's modality groups, which few studies holding the text lie in: one scan of the
     // modality-keyed index per group, ORed (as the facility keys below).
-    const perModality = criteria.searchModalities.map(
-      (modality) =>
-        sql`ris_search_modality_keys("studies"."search_text", "studies"."modality_group") @> ris_search_modality_query_keys(${searchText}, ${modality}::modality_group)`,
+    const groups = criteria.searchModalities.map((modality) => sql`${modality}::modality_group`);
+    found.push(
+      ...keyedScans(
+        'ris_search_modality_keys("studies"."search_text", "studies"."modality_group")',
+        'ris_search_modality_query_keys',
+        groups,
+        searchText,
+      ),
     );
-    found.push(sql`(${sql.join(perModality, sql.raw(' or '))})`);
-    found.push(holdsSearchText(searchText));
   } else if (searchText !== null && criteria.searchFacilities) {
     // Within the caller's few facilities (worklistWhere says them: every match lies in one): one scan
     // of the facility-keyed index per facility, ORed, finds those facilities' rows with the trigrams.
-    const perFacility = criteria.searchFacilities.map(
-      (facility) =>
-        sql`ris_search_facility_keys("studies"."search_text", "studies"."facility_id") @> ris_search_facility_query_keys(${searchText}, ${facility}::uuid)`,
+    const facilities = criteria.searchFacilities.map((facility) => sql`${facility}::uuid`);
+    found.push(
+      ...keyedScans(
+        'ris_search_facility_keys("studies"."search_text", "studies"."facility_id")',
+        'ris_search_facility_query_keys',
+        facilities,
+        searchText,
+      ),
     );
-    found.push(sql`(${sql.join(perFacility, sql.raw(' or '))})`);
-    found.push(holdsSearchText(searchText));
   } else if (searchText !== null && !hasSearchKeys(searchText)) {
     // A text the trigram indexes do not know (fewer than three ASCII letters or digits in a row): the
     // plain one would read all of itself for it (0.6 s at 1,000,000 studies), so the substring test is
