@@ -97,36 +97,37 @@ export function matrixFilters(
 ): { name: string; query: string }[] {
   const repeated = (name: string, values: readonly string[]) =>
     values.map((value) => `${name}=${value}`).join('&');
+  const inProgress = repeated('statuses', ['TO_READ', 'ASSIGNED', 'IN_REVIEW', 'DRAFTED']);
   return [
     { name: '—', query: '' },
     { name: 'modalities=CT', query: 'modalities=CT' },
     { name: 'modalities=CT+MRI', query: repeated('modalities', ['CT', 'MRI']) },
-    {
-      name: 'In Progress tab (4 statuses)',
-      query: repeated('statuses', ['TO_READ', 'ASSIGNED', 'IN_REVIEW', 'DRAFTED']),
-    },
+    { name: 'In Progress tab (4 statuses)', query: inProgress },
     { name: 'Completed tab (FINAL)', query: 'statuses=FINAL' },
     { name: 'priority URGENT + EMERGENCY', query: repeated('priority_tags', ['URGENT', 'EMERGENCY']) },
     { name: '5 facilities', query: repeated('facility_ids', caller.facilityIds) },
     { name: 'by_user_ids=radiologist', query: `by_user_ids=${radiologistId}` },
     { name: 'search "smith"', query: 'search=smith' },
     { name: 'search "fernand"', query: 'search=fernand' },
-    // Texts many studies hold: a word of study descriptions, the first digits of patient ids (one
-    // study in two). A staff member's range is walked and counted up to the cap (worklist-dense-search.ts).
+    // Texts many studies hold (a study word, patient ids' first digits): walked, counted up to the cap.
     { name: 'search "brain"', query: 'search=brain' },
     { name: 'search "MRN01"', query: 'search=MRN01' },
     // With a modality filter: a text it makes rare (no MRI says "chest" here), one it keeps common, a name.
     { name: 'search "chest" + modalities=MRI', query: 'search=chest&modalities=MRI' },
     { name: 'search "brain" + modalities=CT', query: 'search=brain&modalities=CT' },
     { name: 'search "smith" + modalities=CT', query: 'search=smith&modalities=CT' },
+    // In the open studies' tabs: a rare text, a common one, one most open studies hold, a pair.
+    { name: 'Ordered tab + search "bone"', query: 'statuses=ORDERED&search=bone' },
+    { name: 'In Progress tab + search "brain"', query: `${inProgress}&search=brain` },
+    { name: 'In Progress tab + search "MRN01"', query: `${inProgress}&search=MRN01` },
+    { name: 'Ordered tab + search "ab"', query: 'statuses=ORDERED&search=ab' },
     // Texts no trigram index knows (fewer than three ASCII letters or digits in a row), as typed.
     { name: 'search "a"', query: 'search=a' },
     { name: 'search "sm"', query: 'search=sm' },
     // Two letters that no study holds: every study of the range is a candidate without an index.
     { name: 'search "zq"', query: 'search=zq' },
-    // A column header clicked: sorted by patient name (past 2,000 matches the first entries of its sort
-    // index, migration 0036) or study date, alone and with a text without keys (common, clustered by
-    // name, or found nowhere).
+    // A column header clicked: by patient name (past 2,000 matches the first entries of its sort index,
+    // migration 0036) or study date, alone and with a keyless text (common, clustered by name, nowhere).
     { name: 'sorted by patient name', query: 'sort_by=patient_name&sort_order=asc' },
     { name: 'sorted by study date, oldest first', query: 'sort_by=datetime&sort_order=asc' },
     { name: 'sorted by study date, newest first', query: 'sort_by=datetime&sort_order=desc' },

@@ -33,6 +33,7 @@ export function worklistCriteria(patch: Partial<TWorklistCriteria> = {}): TWorkl
     searchWeeks: null,
     searchFacilities: null,
     searchInRange: false,
+    searchOpen: false,
     searchModalities: null,
     dateKey: 'LAST_1_WEEK UTC',
     now: new Date('2026-11-19T12:00:00Z'),

@@ -292,18 +292,16 @@ export const studies = pgTable(
         ...SORT_INDEX_FILTERS.map((key) => t[key]),
       ),
     ),
-    // - search: substring match on search_text (trigram GIN), without GIN's pending list (each update
-    //   added its keys there and every search scanned it: 18 ms instead of 9 after a few thousand)
+    // - search: substring of search_text (trigram GIN), without GIN's pending list (every search
+    //   scanned the updates' keys there: 18 ms instead of 9 after a few thousand)
     index('studies_search_trgm_idx')
       .using('gin', t.searchText.op('gin_trgm_ops'))
       .with({ fastupdate: 'off' }),
-    // - search within a date range: the same trigrams keyed by the week of created_at (migration
-    //   0005), so a window's matches are found without visiting every other week's
+    // - search within a date range: the same trigrams keyed by the week of created_at (0005)
     index('studies_search_week_idx')
       .using('gin', sql`ris_search_week_keys(${t.searchText}, ${t.createdAt})`)
       .with({ fastupdate: 'off' }),
-    // - search over all dates (or more weeks than the week keys serve) within a few facilities: the
-    //   same trigrams keyed by the study's facility (migration 0030), not the whole organisation's
+    // - search over all dates (or many weeks) in a few facilities: keyed by the facility (0030)
     index('studies_search_facility_idx')
       .using('gin', sql`ris_search_facility_keys(${t.searchText}, ${t.facilityId})`)
       .with({ fastupdate: 'off' }),
@@ -312,24 +310,26 @@ export const studies = pgTable(
     index('studies_search_modality_idx')
       .using('gin', sql`ris_search_modality_keys(${t.searchText}, ${t.modalityGroup})`)
       .with({ fastupdate: 'off' }),
-    // - a text of fewer than three ASCII letters or digits in a row ("xu", "li w", "李明"), which no
-    //   trigram key holds: the pairs of characters of search_text (migration 0031, ris_search_pairs),
-    //   so a rare one finds its few studies without reading every study of the range
+    // - a text without three ASCII letters or digits in a row ("xu", "李明"), which no trigram key
+    //   holds: the pairs of characters of search_text (migration 0031, ris_search_pairs)
     index('studies_search_pair_idx')
       .using('gin', sql`ris_search_pairs(${t.searchText})`)
       .with({ fastupdate: 'off' }),
-    // Home (features/home): the open studies (not FINAL or DELETED, a small share of all) for the
-    // waiting counts, unassigned by priority, workload and breaches, read from the index alone.
+    // - a search in the open studies' tabs (Ordered, In progress): their trigrams and pairs (0042)
+    index('studies_search_open_idx')
+      .using('gin', sql`ris_search_open_keys(${t.searchText})`)
+      .with({ fastupdate: 'off' })
+      .where(sql`${t.status} not in ('FINAL', 'DELETED')`),
+    // Home (features/home): the open studies (not FINAL or DELETED, a small share) for the waiting
+    // counts, unassigned by priority, workload and breaches, read from the index alone.
     index('studies_open_organisation_created_idx')
       .on(t.organisationId, t.createdAt, t.id, t.facilityId, t.status, t.priorityTag, t.lastAssignedUserId)
       .where(sql`${t.status} not in ('FINAL', 'DELETED')`),
-    // - the breaches, most overdue first: per priority tag the due time is arrival + the tag's
-    //   target, so one ordered scan per tag (and untagged) reads the earliest arrivals only
+    // - the breaches, most overdue first: one ordered scan per tag (due = arrival + the tag's target)
     index('studies_open_organisation_priority_created_idx')
       .on(t.organisationId, t.priorityTag, t.createdAt, t.id, t.facilityId)
       .where(sql`${t.status} not in ('FINAL', 'DELETED')`),
-    // - the waiting counts: open studies per facility and status, read in that order (few keys:
-    //   deduplicated, a fraction of the size of the index above)
+    // - the waiting counts: open studies per facility and status (few keys, deduplicated: small)
     index('studies_open_organisation_facility_status_idx')
       .on(t.organisationId, t.facilityId, t.status)
       .where(sql`${t.status} not in ('FINAL', 'DELETED')`),

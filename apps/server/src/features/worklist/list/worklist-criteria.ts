@@ -16,6 +16,7 @@ import { queryRows } from '../../../db/rows.ts';
 import { AppError } from '../../../http/app-error.ts';
 import { resolveCreatedRange } from './worklist-date-range.ts';
 import { searchModalitiesOf } from './worklist-search-modality.ts';
+import { searchesOpen } from './worklist-search-open.ts';
 import { hasSearchKeys, searchTextConditions } from './worklist-search-text.ts';
 
 /** The statuses every default list shows (the All tab; DELETED is in no tab). */
@@ -58,6 +59,12 @@ export type TWorklistCriteria = {
    * finds candidates (searchWeeks and searchFacilities are then null).
    */
   searchInRange: boolean;
+  /**
+   * With a search in open studies' tabs only (no FINAL, no DELETED) whose text few open studies hold
+   * (worklist-search-open.ts): the open studies' index finds the candidates (migration 0042; the
+   * other search fields are then null or false).
+   */
+  searchOpen: boolean;
   /**
    * With a search whose text has a trigram and a modality filter that makes it rare (estimated few
    * studies hold both: worklist-search-modality.ts): the filter's groups, for the modality-keyed
@@ -143,8 +150,15 @@ export async function resolveWorklistCriteria(
   scope: TScope,
   filters: TWorklistFilters,
   now: Date,
-  /** false: no keyed search index is chosen (searchWeeks and searchFacilities null; the report finder's). */
-  options: { keyedSearch: boolean } = { keyedSearch: true },
+  options: {
+    /** false: no keyed search index is chosen (searchWeeks and searchFacilities null; the report finder's). */
+    keyedSearch: boolean;
+    /**
+     * What the request reads: `page`, the statuses asked for (GET /worklist); `tabs`, every counted
+     * status whatever the filter (GET /worklist/status/count). The search's index is chosen for them.
+     */
+    reads?: 'page' | 'tabs';
+  } = { keyedSearch: true },
 ): Promise<TWorklistCriteria> {
   const seesDeleted = seesDeletedStudies(scope.principal);
   const statuses = [...new Set(filters.statuses)];
@@ -173,13 +187,22 @@ export async function resolveWorklistCriteria(
     searchWeeks: options.keyedSearch ? searchWeeks : null,
     searchFacilities: null,
     searchInRange: false,
+    searchOpen: false,
     searchModalities: null,
     now,
   };
-  if (search === '' || !hasSearchKeys(search) || !options.keyedSearch) return criteria;
-  if (await rangeHoldsFew(db, criteria)) {
+  if (search === '' || !options.keyedSearch) return criteria;
+  // A status tab of open studies (Ordered, In progress) over all dates holds a caller's working set,
+  // a few hundred studies, where the text's keys may find tens of thousands of any status.
+  const read = options.reads === 'tabs' ? criteria.countedStatuses : criteria.statuses;
+  if (await rangeHoldsFew(db, criteria, read)) {
     return { ...criteria, searchWeeks: null, searchFacilities: null, searchInRange: true };
   }
+  const wholeOrganisation = facilitiesOf(criteria) === null && byUserIds.length === 0;
+  if (options.reads !== 'tabs' && (await searchesOpen(db, search, criteria.statuses, wholeOrganisation))) {
+    return { ...criteria, searchWeeks: null, searchFacilities: null, searchOpen: true };
+  }
+  if (!hasSearchKeys(search)) return criteria;
   const facilities = facilitiesOf(criteria);
   const few = facilities !== null && facilities.length > 0 && facilities.length <= MAX_SEARCH_FACILITIES;
   const searchModalities = await searchModalitiesOf(db, {
@@ -206,10 +229,17 @@ export async function resolveWorklistCriteria(
  */
 export const SEARCH_IN_RANGE_AT_MOST = 2_000;
 
-/** Whether the studies `criteria` keeps but for its search are few (a count capped past the limit). */
-async function rangeHoldsFew(db: TDbOrTx, criteria: TWorklistCriteria): Promise<boolean> {
+/**
+ * Whether the studies `criteria` keeps in `statuses` but for its search are few (a count capped past
+ * the limit).
+ */
+async function rangeHoldsFew(
+  db: TDbOrTx,
+  criteria: TWorklistCriteria,
+  statuses: readonly TStudyStatus[],
+): Promise<boolean> {
   const unsearched = { ...criteria, searchText: null, searchWeeks: null, searchFacilities: null };
-  const where = worklistWhere(db, unsearched, criteria.countedStatuses);
+  const where = worklistWhere(db, unsearched, statuses);
   const [row] = await queryRows<{ n: number }>(
     db,
     sql`select count(*)::int as n from (select 1 from studies where ${where}

@@ -97,6 +97,7 @@ export async function walksDenseSearch(
   if (
     searchText === null ||
     criteria.searchInRange ||
+    criteria.searchOpen ||
     criteria.searchModalities !== null ||
     countsSearchByWeeks(criteria) ||
     !criteria.countedStatuses.every((status) => LISTED_STATUSES.includes(status)) ||

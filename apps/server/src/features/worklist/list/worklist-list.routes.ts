@@ -88,7 +88,10 @@ export const worklistListRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const scope = await worklistScope(db, requirePrincipal(request), request.query.facility_ids);
-      const criteria = await resolveWorklistCriteria(db, scope, request.query, now());
+      const criteria = await resolveWorklistCriteria(db, scope, request.query, now(), {
+        keyedSearch: true,
+        reads: 'tabs',
+      });
       return readStatusCounts(database, cache, criteria);
     },
   );

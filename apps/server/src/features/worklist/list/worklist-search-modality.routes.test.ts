@@ -4,18 +4,14 @@
 // pages must be the oracle's (ORDER BY over strpos and the filter), totals and tabs exact, for an
 // admin, a radiologist's facilities, sorted by another column; other facilities and organisations
 // are never found, nor studies outside the range.
-import {
-  STUDY_STATUSES,
-  type TModality,
-  type TWorklistListResponse,
-  type TWorklistStatusCounts,
-} from '@ris/domain';
+import { STUDY_STATUSES, type TModality } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
 import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
 import { searchModalitiesOf } from './worklist-search-modality.ts';
 
 const NOW = new Date('2026-11-19T12:00:00Z');
@@ -118,17 +114,8 @@ async function oracle(text: string, modality: TModality, options: TOracleOptions
   );
 }
 
-async function list(token: string, query: string) {
-  const response = await server.request('GET', `/api/v1/worklist?${query}`, { token });
-  expect(response.status, response.text).toBe(200);
-  return response.json as TWorklistListResponse;
-}
-
-async function counts(token: string, query: string) {
-  const response = await server.request('GET', `/api/v1/worklist/status/count?${query}`, { token });
-  expect(response.status, response.text).toBe(200);
-  return response.json as TWorklistStatusCounts;
-}
+const list = (token: string, query: string) => listWorklist(server, token, query);
+const counts = (token: string, query: string) => countWorklist(server, token, query);
 
 const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
 

@@ -10,6 +10,7 @@ import { MODALITIES, type TModality } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
 import { queryRows } from '../../../db/rows.ts';
+import { estimateRows, keyStatsOf, STATS_MAX_AGE_MS, trigramsOf } from './worklist-search-stats.ts';
 
 /**
  * The modality-keyed index is read when it is estimated to find at most this many candidates over
@@ -20,52 +21,7 @@ import { queryRows } from '../../../db/rows.ts';
 export const SEARCH_MODALITY_AT_MOST = 10_000;
 const AT_MOST_SHARE = 4;
 
-/** The index's key frequencies (pg_stats), read at most once per STATS_MAX_AGE_MS per database. */
-type TKeyStats = {
-  freqs: ReadonlyMap<string, number>;
-  /** The estimate of a key the statistics do not list: half the rarest listed one's frequency. */
-  unlisted: number;
-  studies: number;
-  readAt: number;
-};
-
-/**
- * The statistics change when ANALYZE runs (autovacuum, after a tenth of the table changed): read
- * again after this long. Reading them took 5 ms of PostgreSQL's CPU, more than the searches it decides.
- */
-const STATS_MAX_AGE_MS = 10 * 60_000;
-const keyStats = new WeakMap<object, Promise<TKeyStats | null>>();
 const facilityCounts = new WeakMap<object, Map<string, { count: number; readAt: number }>>();
-
-async function readKeyStats(db: TDbOrTx): Promise<TKeyStats | null> {
-  const [row] = await queryRows<{ elems: string[]; freqs: number[]; studies: number }>(
-    db,
-    sql`select most_common_elems::text::text[] as elems, most_common_elem_freqs::float8[] as freqs,
-        (select greatest(reltuples, 0) from pg_class where oid = 'studies'::regclass)::float8 as studies
-      from pg_stats where schemaname = current_schema() and tablename = 'studies_search_modality_idx'
-        and most_common_elems is not null`,
-  );
-  if (!row) return null;
-  const freqs = new Map(row.elems.map((key, i) => [key, row.freqs[i] ?? 0]));
-  const unlisted = (row.freqs[row.elems.length] ?? 0) / 2;
-  return { freqs, unlisted, studies: row.studies, readAt: Date.now() };
-}
-
-/** The key statistics, from memory while fresh (one read for the requests that find them stale together). */
-async function statsOf(db: TDbOrTx): Promise<TKeyStats | null> {
-  const held = keyStats.get(db);
-  if (held) {
-    const stats = await held;
-    if (stats && Date.now() - stats.readAt < STATS_MAX_AGE_MS) return stats;
-    // Another request found them stale first and is reading them again.
-    const next = keyStats.get(db);
-    if (next && next !== held) return next;
-  }
-  const reading = readKeyStats(db);
-  keyStats.set(db, reading);
-  reading.catch(() => keyStats.delete(db));
-  return reading;
-}
 
 /** How many facilities the organisation has, from memory for STATS_MAX_AGE_MS. */
 async function facilityCountOf(db: TDbOrTx, organisationId: string): Promise<number> {
@@ -80,22 +36,6 @@ async function facilityCountOf(db: TDbOrTx, organisationId: string): Promise<num
   const count = row?.count ?? 0;
   counts.set(organisationId, { count, readAt: Date.now() });
   return count;
-}
-
-/**
- * A searched text's trigram keys as ris_search_modality_query_keys makes them, without the group:
- * each three ASCII letters or digits in a row of the text folded. Folded here by Unicode
- * decomposition, which differs from ris_unaccent for a few letters (ø, ß): an estimate only, the
- * statement's own keys decide the matches.
- */
-function trigramsOf(text: string): string[] {
-  const folded = text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-  const trigrams = new Set<string>();
-  for (let i = 0; i + 3 <= folded.length; i++) {
-    const trigram = folded.slice(i, i + 3);
-    if (/^[a-z0-9]{3}$/.test(trigram)) trigrams.add(trigram);
-  }
-  return [...trigrams];
 }
 
 /**
@@ -122,11 +62,13 @@ export async function searchModalitiesOf(
   const { modalities, facilityCount } = search;
   const trigrams = trigramsOf(search.searchText);
   if (modalities.length === 0 || trigrams.length === 0) return null;
-  const stats = await statsOf(db);
+  const stats = await keyStatsOf(db, 'studies_search_modality_idx');
   if (!stats) return null;
   const candidates = (modality: TModality) =>
-    Math.min(...trigrams.map((trigram) => stats.freqs.get(`${modality}:${trigram}`) ?? stats.unlisted)) *
-    stats.studies;
+    estimateRows(
+      stats,
+      trigrams.map((trigram) => `${modality}:${trigram}`),
+    );
   const keyed = modalities.reduce((sum, modality) => sum + candidates(modality), 0);
   const inAnyGroup = MODALITIES.reduce((sum, modality) => sum + candidates(modality), 0);
   const total = facilityCount === null ? 0 : await facilityCountOf(db, search.organisationId);

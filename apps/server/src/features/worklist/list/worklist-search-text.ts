@@ -1,9 +1,11 @@
-// The conditions of a worklist search: which index finds a text's candidates (the week-, modality-
-// or facility-keyed trigram indexes, the pair-keyed one for a text without trigram keys, or none when
-// each row of a small range is tested), and the substring test that decides every match.
+// The conditions of a worklist search: which index finds a text's candidates (the open studies' one,
+// the week-, modality- or facility-keyed trigram indexes, the pair-keyed one for a text without
+// trigram keys, or none when each row of a small range is tested), and the substring test that
+// decides every match.
 import { sql, type SQL } from 'drizzle-orm';
 import { containsFolded } from '../../../db/text-search.ts';
 import type { TWorklistCriteria } from './worklist-criteria.ts';
+import { OPEN_STUDY } from './worklist-search-open.ts';
 
 /** Whether a search text holds a trigram both keyed indexes know: three ASCII letters or digits in a row. */
 export const hasSearchKeys = (term: string): boolean => /[A-Za-z0-9]{3}/.test(term);
@@ -52,7 +54,7 @@ function keyedScans(keys: string, queryKeys: string, values: readonly SQL[], sea
 export function searchTextConditions(
   criteria: Pick<
     TWorklistCriteria,
-    'searchText' | 'searchWeeks' | 'searchInRange' | 'searchModalities' | 'searchFacilities'
+    'searchText' | 'searchWeeks' | 'searchInRange' | 'searchOpen' | 'searchModalities' | 'searchFacilities'
   >,
   bounds: { from: boolean; to: boolean },
 ): SQL[] {
@@ -62,6 +64,14 @@ export function searchTextConditions(
     // Few studies under the other filters (searchInRange): their indexes find them, each one's text
     // is tested. strpos, which no trigram index serves, so none is chosen on estimates.
     found.push(holdsSearchText(searchText));
+  } else if (searchText !== null && criteria.searchOpen) {
+    // An open studies' tab (worklist-search-open.ts): their own index finds those holding the text's
+    // keys (its trigrams, else its pairs), under the index's predicate written as it writes it.
+    found.push(
+      OPEN_STUDY,
+      sql`ris_search_open_keys("studies"."search_text") @> ris_search_open_query_keys(${searchText})`,
+      holdsSearchText(searchText),
+    );
   } else if (searchText !== null && searchWeeks && bounds.from && bounds.to) {
     // Within the range's weeks only (both bounds apply, so every match lies in one of them): one scan
     // of the week-keyed index per week, ORed, finds the rows of those weeks with the trigrams. The

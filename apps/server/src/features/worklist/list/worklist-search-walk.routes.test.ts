@@ -201,13 +201,16 @@ describe('a search over all dates, walked and counted up to the cap', () => {
       [{ search: 'ann', statuses: sql`status = 'DELETED'`, order: 'asc' }, `${allDates}&statuses=DELETED`],
     ];
     // Sixteen weeks of the week keys' numbering (they serve it in one read), holding more studies
-    // than SEARCH_IN_RANGE_AT_MOST: an admin's search is walked all the same, counted up to the cap.
-    // Ten weeks hold fewer: each study's text is tested, and every match counted.
-    const span = (start: Date) => ({
-      dates: `date_range_type=CUSTOM&start_date=${start.toISOString()}&end_date=${NOW.toISOString()}`,
+    // than SEARCH_IN_RANGE_AT_MOST in the statuses listed (every one, deleted too): an admin's search
+    // is walked all the same, counted up to the cap. Ten weeks of the listed statuses hold fewer: each
+    // study's text is tested, and every match counted.
+    const span = (start: Date, statuses = '') => ({
+      dates: `date_range_type=CUSTOM&start_date=${start.toISOString()}&end_date=${NOW.toISOString()}${statuses}`,
       range: `created_at >= '${start.toISOString()}'::timestamptz and created_at <= '${NOW.toISOString()}'::timestamptz`,
+      statuses: statuses === '' ? undefined : sql`true`,
     });
-    const sixteen = span(new Date(NOW.getTime() - 15 * WEEK_MS - 12 * 3_600_000));
+    const everyStatus = STUDY_STATUSES.map((status) => `&statuses=${status}`).join('');
+    const sixteen = span(new Date(NOW.getTime() - 15 * WEEK_MS - 12 * 3_600_000), everyStatus);
     const ten = span(new Date(NOW.getTime() - 10 * WEEK_MS));
     const [held] = await queryRows<{ n: number }>(
       server.db,
@@ -215,9 +218,9 @@ describe('a search over all dates, walked and counted up to the cap', () => {
         and ${sql.raw(sixteen.range)}`,
     );
     expect(held?.n).toBeGreaterThan(SEARCH_IN_RANGE_AT_MOST);
-    for (const { dates, range: within } of [sixteen, ten]) {
-      cases.push([{ search: 'patient', range: within, order: 'desc' }, dates]);
-      const all = await expectedIds({ search: 'patient', range: within, order: 'desc' });
+    for (const { dates, range: within, statuses } of [sixteen, ten]) {
+      cases.push([{ search: 'patient', range: within, statuses, order: 'desc' }, dates]);
+      const all = await expectedIds({ search: 'patient', range: within, statuses, order: 'desc' });
       expect(all.length).toBeGreaterThan(WORKLIST_SEARCH_COUNT_CAP);
       const page = await listed(`search=patient&${dates}`);
       const counted = dates === sixteen.dates ? { capped: true } : { capped: false, total: all.length };

@@ -55,6 +55,7 @@ export function countsSearchByWeeks(criteria: TWorklistCriteria): boolean {
     criteria.searchFacilities === null &&
     criteria.searchModalities === null &&
     !criteria.searchInRange &&
+    !criteria.searchOpen &&
     !staffInWeeks &&
     hasSearchKeys(searchText)
   );
@@ -219,7 +220,7 @@ export async function countSearchByWeeks(
  * index (prefixWalkSql).
  */
 export function countsKeylessSearch(criteria: TWorklistCriteria): boolean {
-  return criteria.searchText !== null && !hasSearchKeys(criteria.searchText);
+  return criteria.searchText !== null && !hasSearchKeys(criteria.searchText) && !criteria.searchOpen;
 }
 
 /**

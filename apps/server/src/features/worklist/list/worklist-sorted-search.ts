@@ -36,6 +36,7 @@ export async function walkSortedSearch(
     searchText === null ||
     !hasSearchKeys(searchText) ||
     criteria.searchInRange ||
+    criteria.searchOpen ||
     criteria.searchModalities !== null ||
     page.sort_by === 'created_at' ||
     page.offset + page.limit >= WORKLIST_SEARCH_COUNT_CAP ||
