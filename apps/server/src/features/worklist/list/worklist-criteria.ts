@@ -198,8 +198,11 @@ export async function resolveWorklistCriteria(
   if (await rangeHoldsFew(db, criteria, read)) {
     return { ...criteria, searchWeeks: null, searchFacilities: null, searchInRange: true };
   }
-  const wholeOrganisation = facilitiesOf(criteria) === null && byUserIds.length === 0;
-  if (options.reads !== 'tabs' && (await searchesOpen(db, search, criteria.statuses, wholeOrganisation))) {
+  const reader = {
+    wholeOrganisation: facilitiesOf(criteria) === null && byUserIds.length === 0,
+    days: range.from === null ? null : ((range.to?.at ?? now).getTime() - range.from.getTime()) / 86_400_000,
+  };
+  if (options.reads !== 'tabs' && (await searchesOpen(db, search, criteria.statuses, reader))) {
     return { ...criteria, searchWeeks: null, searchFacilities: null, searchOpen: true };
   }
   if (!hasSearchKeys(search)) return criteria;

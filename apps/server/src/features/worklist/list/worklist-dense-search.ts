@@ -21,6 +21,7 @@ import { hasSearchKeys, holdsSearchText } from './worklist-search-text.ts';
 import { walkedPageIdsSql } from './worklist-page-walk.ts';
 import { countsSearchByWeeks, type TSearchCounts, type TSearchWalk } from './worklist-search-walk.ts';
 import { hotRows } from './worklist-sql.ts';
+import { WALK_DAYS_AT_MOST } from './worklist-search-open.ts';
 
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
 
@@ -29,12 +30,9 @@ const PROBE_ROWS = 128;
 /** A text that at least one in this many of the probed studies hold is walked. */
 const DENSE_ONE_IN = 8;
 
-/**
- * The walk reads at most this many days of the range, its newest (its oldest, ascending): a text
- * dense among the first studies may be rare further on (a protocol new this week), and a walk that
- * does not reach the cap in those days leaves the search to the keyed indexes, whatever the range.
- */
-const WALK_DAYS_AT_MOST = 31;
+// The walk reads at most WALK_DAYS_AT_MOST days of the range, its newest (its oldest, ascending): a
+// text dense among the first studies may be rare further on (a protocol new this week), and a walk
+// that does not reach the cap in those days leaves the search to the keyed indexes, whatever the range.
 const DAY_MS = 86_400_000;
 
 /**

@@ -156,12 +156,14 @@ async function criteriaOf(query: string, caller: TPrincipal, reads: 'page' | 'ta
 
 describe('a search in the open studies’ tabs', () => {
   it('reads the open studies’ index for open tabs only, and not for the tabs’ counts', async () => {
-    expect(await searchesOpen(server.db, 'bone', ORDERED, true)).toBe(true);
-    expect(await searchesOpen(server.db, 'ab', IN_PROGRESS, false)).toBe(true);
-    expect(await searchesOpen(server.db, 'bone', ['ORDERED', 'FINAL'], true)).toBe(false);
-    expect(await searchesOpen(server.db, 'bone', ['DELETED'], true)).toBe(false);
+    const admin = { wholeOrganisation: true, days: null };
+    const staff = { wholeOrganisation: false, days: 30 };
+    expect(await searchesOpen(server.db, 'bone', ORDERED, admin)).toBe(true);
+    expect(await searchesOpen(server.db, 'ab', IN_PROGRESS, staff)).toBe(true);
+    expect(await searchesOpen(server.db, 'bone', ['ORDERED', 'FINAL'], admin)).toBe(false);
+    expect(await searchesOpen(server.db, 'bone', ['DELETED'], admin)).toBe(false);
     // One character: neither a trigram nor a pair.
-    expect(await searchesOpen(server.db, 'a', ORDERED, true)).toBe(false);
+    expect(await searchesOpen(server.db, 'a', ORDERED, admin)).toBe(false);
     // The In progress tab holds more studies than are tested one by one (searchInRange).
     const open = await criteriaOf(`${ALL_DATES}&${tab(IN_PROGRESS)}&search=bone`, principals.admin);
     expect({ open: open.searchOpen, inRange: open.searchInRange }).toEqual({ open: true, inRange: false });

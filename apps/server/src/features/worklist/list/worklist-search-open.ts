@@ -12,19 +12,27 @@ import type { TDbOrTx } from '../../../db/client.ts';
 import { estimateRows, keyStatsOf, pairsOf, trigramsOf } from './worklist-search-stats.ts';
 
 /**
+ * A dense search is walked over at most this many days of its range (worklist-dense-search.ts): a
+ * walk that does not reach the count's cap there leaves the search to the keyed indexes.
+ */
+export const WALK_DAYS_AT_MOST = 31;
+
+/**
  * The open studies' index is read when it is estimated to find at most this many candidates. Each
  * one's row is then read to be tested, about 1 µs a row: open studies are recent, so their rows lie
- * together in the table. For a caller limited to facilities or to their own studies, a walk of
- * their studies meets few matches and cannot stop at the count's cap (a radiologist's In progress tab
- * of "MRN01" over all dates: 170 ms walked and then keyed by facility; 23 ms from 29,000 candidates).
+ * together in the table. A text that many open studies hold is met every few rows of a walk in
+ * arrival order, which stops at the count's cap (an admin's In progress tab of "MRN01" over a month:
+ * 9 ms walked, 34 ms from its 29,000 candidates).
  */
-export const SEARCH_OPEN_AT_MOST = 30_000;
+export const SEARCH_OPEN_AT_MOST = 15_000;
 /**
- * … and at most this many for a caller who sees the whole organisation: a text that many open
- * studies hold is met every few rows of a walk in arrival order, which stops at the cap (an admin's
- * In progress tab of "MRN01" over a month: 9 ms walked, 34 ms from its 29,000 candidates).
+ * … and at most this many (every open study of the bench's organisation) for a caller limited to
+ * facilities or to their own studies over more than WALK_DAYS_AT_MOST days: their walk meets few
+ * matches, does not reach the cap, and the facility-keyed index then reads their facilities' every
+ * study holding the text, of any status (a radiologist's In progress tab of "MRN01" over all dates:
+ * 170 ms; 23-35 ms from 29,000 open candidates).
  */
-export const SEARCH_OPEN_ORGANISATION_AT_MOST = 15_000;
+export const SEARCH_OPEN_LONG_STAFF_AT_MOST = 60_000;
 
 /** The statuses the open studies' index holds. */
 export const OPEN_STATUSES: readonly TStudyStatus[] = STUDY_STATUSES.filter(
@@ -40,21 +48,26 @@ export const OPEN_STUDY = sql.raw(`"studies"."status" not in ('FINAL', 'DELETED'
 /**
  * Whether a search reading `statuses` (open ones only) finds its candidates in the open studies'
  * index: when the index's statistics estimate the open studies holding the text's keys (its
- * trigrams, else its pairs) as few (SEARCH_OPEN_AT_MOST, SEARCH_OPEN_ORGANISATION_AT_MOST for a
- * caller who sees the `wholeOrganisation`). A text with neither key, or a database without
- * statistics yet, leaves it to the other indexes.
+ * trigrams, else its pairs) as few (SEARCH_OPEN_AT_MOST, or SEARCH_OPEN_LONG_STAFF_AT_MOST). A text
+ * with neither key, or a database without statistics yet, leaves it to the other indexes.
  */
 export async function searchesOpen(
   db: TDbOrTx,
   searchText: string,
   statuses: readonly TStudyStatus[],
-  wholeOrganisation: boolean,
+  reader: {
+    /** The caller sees the whole organisation (no facility list, no assignee). */
+    wholeOrganisation: boolean;
+    /** The range's days; null: open at its start. */
+    days: number | null;
+  },
 ): Promise<boolean> {
   if (statuses.length === 0 || !statuses.every((status) => OPEN_STATUSES.includes(status))) return false;
   const trigrams = trigramsOf(searchText);
   const keys = trigrams.length > 0 ? trigrams : pairsOf(searchText);
   if (keys.length === 0) return false;
   const stats = await keyStatsOf(db, 'studies_search_open_idx');
-  const atMost = wholeOrganisation ? SEARCH_OPEN_ORGANISATION_AT_MOST : SEARCH_OPEN_AT_MOST;
+  const long = reader.days === null || reader.days > WALK_DAYS_AT_MOST;
+  const atMost = !reader.wholeOrganisation && long ? SEARCH_OPEN_LONG_STAFF_AT_MOST : SEARCH_OPEN_AT_MOST;
   return stats !== null && estimateRows(stats, keys) <= atMost;
 }
