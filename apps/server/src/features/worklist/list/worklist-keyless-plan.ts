@@ -4,9 +4,28 @@
 // with the range's arrival entries (PAIR_ALONE_RATIO).
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
+import type { TDbOrTx } from '../../../db/client.ts';
 import { dateRangeOn, worklistWhere, type TWorklistCriteria } from './worklist-criteria.ts';
+import { estimateRows, keyStatsOf, pairsOf } from './worklist-search-stats.ts';
 import { hasSearchPair } from './worklist-search-text.ts';
 import { hotRows } from './worklist-sql.ts';
+
+/**
+ * A text whose every pair of characters at least this share of studies hold (the pair index's
+ * statistics: "ab", one study in five) is met every few rows of the range: its matches are read by
+ * testing each row's text alone. With the pairs' condition PostgreSQL computed each tested row's
+ * pairs (27 µs a row: an admin's month of "ab" counted in 53 ms, 5 ms without), or ANDed the pair's
+ * 200,000 index entries with the deleted studies' (46 ms for the deleted count).
+ */
+const COMMON_PAIR_SHARE = 0.05;
+
+/** Whether a keyless text's pairs are common (COMMON_PAIR_SHARE); false without statistics. */
+export async function holdsCommonPairs(db: TDbOrTx, text: string): Promise<boolean> {
+  const pairs = pairsOf(text);
+  if (pairs.length === 0) return false;
+  const stats = await keyStatsOf(db, 'studies_search_pair_idx');
+  return stats !== null && stats.rows > 0 && estimateRows(stats, pairs) >= COMMON_PAIR_SHARE * stats.rows;
+}
 
 /**
  * A keyless search with a pair of characters (its matches found by the pair index, whose statistics
@@ -89,6 +108,9 @@ export async function keylessPlan(
   statuses: TWorklistCriteria['statuses'],
   askOnce: boolean,
 ): Promise<TKeylessPlan> {
+  if (criteria.searchText !== null && (await holdsCommonPairs(database.db, criteria.searchText))) {
+    return { where: worklistWhere(database.db, { ...criteria, searchInRange: true }, statuses), once: false };
+  }
   const where = worklistWhere(database.db, criteria, statuses);
   const ranged = criteria.from !== null || criteria.to !== null;
   if (criteria.searchText === null || !hasSearchPair(criteria.searchText) || !(ranged || askOnce)) {

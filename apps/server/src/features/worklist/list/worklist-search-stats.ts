@@ -6,8 +6,9 @@ import { sql } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
 import { queryRows } from '../../../db/rows.ts';
 
-/** The keyed search indexes whose statistics are read (migrations 0041 and 0042). */
-export type TStatsIndex = 'studies_search_modality_idx' | 'studies_search_open_idx';
+/** The keyed search indexes whose statistics are read (migrations 0031, 0041 and 0042). */
+export type TStatsIndex =
+  'studies_search_pair_idx' | 'studies_search_modality_idx' | 'studies_search_open_idx';
 
 /** An index's key frequencies, read at most once per STATS_MAX_AGE_MS per database and index. */
 export type TKeyStats = {

@@ -28,7 +28,7 @@ import {
   worklistWhere,
   type TWorklistCriteria,
 } from './worklist-criteria.ts';
-import { keylessPlan } from './worklist-keyless-plan.ts';
+import { holdsCommonPairs, keylessPlan } from './worklist-keyless-plan.ts';
 import { hasSearchKeys } from './worklist-search-text.ts';
 import { PREFIX_SEARCH_ENTRIES, prefixWalkSql } from './worklist-page-walk.ts';
 import { hotRows } from './worklist-sql.ts';
@@ -305,10 +305,14 @@ export async function countKeylessSearch(
       from (select "studies"."status" from studies where ${where} limit ${countLimit}) c group by status`;
   const listed = statuses.filter((status) => LISTED_STATUSES.includes(status));
   const others = statuses.filter((status) => !LISTED_STATUSES.includes(status));
-  // The listed statuses, the most matches, by the plan's conditions; deleted studies as worklistWhere.
+  // The listed statuses, the most matches, by the plan's conditions; deleted studies as worklistWhere
+  // (each row's text tested alone for common pairs, as the plan does).
+  const common = criteria.searchText !== null && (await holdsCommonPairs(database.db, criteria.searchText));
   const parts = [
     ...(listed.length > 0 ? [(await keylessPlan(database, criteria, listed, false)).where] : []),
-    ...(others.length > 0 ? [worklistWhere(database.db, criteria, others)] : []),
+    ...(others.length > 0
+      ? [worklistWhere(database.db, { ...criteria, searchInRange: criteria.searchInRange || common }, others)]
+      : []),
   ].map(counted);
   const rows = await hotRows<{ status: TStudyStatus; n: number }>(
     database,
