@@ -198,15 +198,15 @@ export async function resolveWorklistCriteria(
   if (await rangeHoldsFew(db, criteria, read)) {
     return { ...criteria, searchWeeks: null, searchFacilities: null, searchInRange: true };
   }
+  const facilities = facilitiesOf(criteria);
   const reader = {
-    wholeOrganisation: facilitiesOf(criteria) === null && byUserIds.length === 0,
+    wholeOrganisation: facilities === null && byUserIds.length === 0,
     days: range.from === null ? null : ((range.to?.at ?? now).getTime() - range.from.getTime()) / 86_400_000,
   };
   if (options.reads !== 'tabs' && (await searchesOpen(db, search, criteria.statuses, reader))) {
     return { ...criteria, searchWeeks: null, searchFacilities: null, searchOpen: true };
   }
   if (!hasSearchKeys(search)) return criteria;
-  const facilities = facilitiesOf(criteria);
   const few = facilities !== null && facilities.length > 0 && facilities.length <= MAX_SEARCH_FACILITIES;
   const searchModalities = await searchModalitiesOf(db, {
     searchText: search,

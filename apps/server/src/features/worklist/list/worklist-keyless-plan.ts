@@ -3,8 +3,7 @@
 // once (FEW_KEYLESS_MATCHES), and whether the pair index alone finds them more cheaply than ANDed
 // with the range's arrival entries (PAIR_ALONE_RATIO).
 import { sql, type SQL } from 'drizzle-orm';
-import type { TDatabase } from '../../../db/client.ts';
-import type { TDbOrTx } from '../../../db/client.ts';
+import type { TDatabase, TDbOrTx } from '../../../db/client.ts';
 import { dateRangeOn, worklistWhere, type TWorklistCriteria } from './worklist-criteria.ts';
 import { estimateRows, keyStatsOf, pairsOf } from './worklist-search-stats.ts';
 import { hasSearchPair } from './worklist-search-text.ts';
