@@ -206,7 +206,6 @@ export async function resolveWorklistCriteria(
   if (options.reads !== 'tabs' && (await searchesOpen(db, search, criteria.statuses, reader))) {
     return { ...criteria, searchWeeks: null, searchFacilities: null, searchOpen: true };
   }
-  if (!hasSearchKeys(search)) return criteria;
   const few = facilities !== null && facilities.length > 0 && facilities.length <= MAX_SEARCH_FACILITIES;
   const searchModalities = await searchModalitiesOf(db, {
     searchText: search,
@@ -215,7 +214,7 @@ export async function resolveWorklistCriteria(
     facilityCount: few ? facilities.length : null,
   });
   if (searchModalities) return { ...criteria, searchWeeks: null, searchModalities };
-  if (!few) return criteria;
+  if (!few || !hasSearchKeys(search)) return criteria;
   if (searchWeeks && !(await fewerInFacilities(db, criteria, facilities.length, searchWeeks.length, now))) {
     return criteria;
   }

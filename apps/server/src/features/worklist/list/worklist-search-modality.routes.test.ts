@@ -55,6 +55,25 @@ async function seed(
     from generate_series(${from}::int, ${from + count - 1}::int) g`);
 }
 
+/**
+ * 15 X-ray "X-Ray Ribs" studies of `facility`, one every 3 days back from NOW (some before the month),
+ * every fifth deleted: the pair "ri" is otherwise held by the MRI studies ("MRI Chest") and a few
+ * others, so an X-ray filter makes it rare.
+ */
+async function seedRibs(facility: Awaited<ReturnType<typeof buildFacility>>) {
+  await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
+      patient_name, patient_identifier, study_description, modality, modality_group, status, created_at,
+      updated_at, study_datetime)
+    select ${facility.organisationId}::uuid, ${facility.id}::uuid,
+      (select id from patients where facility_id = ${facility.id}::uuid limit 1), 'R' || g, 'Rib Patient ' || g,
+      'R' || g, 'X-Ray Ribs', 'DX', 'XRAY'::modality_group,
+      (array['DELETED','TO_READ','FINAL','ORDERED','DRAFTED'])[g % 5 + 1]::study_status,
+      ${NOW.toISOString()}::timestamptz - (g * 3 * 24 + 1) * interval '1 hour',
+      ${NOW.toISOString()}::timestamptz - (g * 3 * 24 + 1) * interval '1 hour',
+      ${NOW.toISOString()}::timestamptz - (g * 3 * 24 + 1) * interval '1 hour'
+    from generate_series(0, 14) g`);
+}
+
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
   const organisation = await buildOrganisation(server.db);
@@ -74,6 +93,7 @@ beforeAll(async () => {
   await seed(notTheirs, 10_001, 2_900, 3);
   const foreignFacility = await buildFacility(server.db);
   await seed(foreignFacility, 1, 900);
+  for (const facility of [a, b, notTheirs, foreignFacility]) await seedRibs(facility);
   const foreign = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [foreignFacility] });
   adminToken = await tokenFor(server, admin);
   radiologistToken = await tokenFor(server, radiologist);
@@ -184,5 +204,59 @@ describe('the modality-keyed index for a text the filter makes rare', () => {
     const want = await oracle('chest', 'XRAY');
     const page = await list(adminToken, `${MONTH}&modalities=XRAY&search=chest&limit=25`);
     expect(ids(page.items)).toEqual(ids(want.slice(0, 25)));
+  });
+});
+
+describe('the modality-keyed pairs for a text without trigram keys', () => {
+  it('are chosen for X-ray "ri" (the MRI studies hold it), not for MRI nor a single letter', async () => {
+    const chosen = (modalities: TModality[], searchText: string, facilityCount: number | null = null) =>
+      searchModalitiesOf(server.db, { searchText, modalities, organisationId, facilityCount });
+    expect(await chosen(['XRAY'], 'ri')).toEqual(['XRAY']);
+    expect(await chosen(['XRAY'], 'RI', 2)).toEqual(['XRAY']);
+    expect(await chosen(['MRI'], 'ri')).toBeNull();
+    expect(await chosen(['XRAY'], 'r')).toBeNull();
+  });
+
+  it('lists and counts an admin’s X-ray "ri" exactly as the oracle, in any sort', async () => {
+    for (const [range, allDates] of [
+      [MONTH, false],
+      [ALL_DATES, true],
+    ] as const) {
+      const want = await oracle('ri', 'XRAY', { allDates });
+      expect(want.length).toBeGreaterThan(20);
+      const page = await list(adminToken, `${range}&modalities=XRAY&search=ri&limit=10&offset=5`);
+      expect(ids(page.items)).toEqual(ids(want.slice(5, 15)));
+      expect({ total: page.total, capped: page.total_capped }).toEqual({ total: want.length, capped: false });
+      const byName = await list(
+        adminToken,
+        `${range}&modalities=XRAY&search=Ri&sort_by=patient_name&sort_order=asc`,
+      );
+      expect(ids(byName.items)).toEqual(
+        ids((await oracle('ri', 'XRAY', { allDates, by: 'patient_name', asc: true })).slice(0, 10)),
+      );
+      const withDeleted = await oracle('ri', 'XRAY', { allDates, deleted: true });
+      const tabs = await counts(adminToken, `${range}&modalities=XRAY&search=ri`);
+      expect({ capped: tabs.capped, deletedCapped: tabs.deleted_capped }).toEqual({
+        capped: false,
+        deletedCapped: false,
+      });
+      for (const status of STUDY_STATUSES) {
+        expect(tabs.statuses[status], status).toBe(withDeleted.filter((row) => row.status === status).length);
+      }
+      expect(tabs.statuses.DELETED).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps a radiologist within their facilities, and another organisation within its own', async () => {
+    const want = await oracle('ri', 'XRAY', { facilities: staffFacilities, allDates: true });
+    const page = await list(radiologistToken, `${ALL_DATES}&modalities=XRAY&search=ri&limit=100`);
+    expect(ids(page.items)).toEqual(ids(want));
+    expect(page.total).toBe(want.length);
+    const tabs = await counts(radiologistToken, `${ALL_DATES}&modalities=XRAY&search=ri`);
+    expect(tabs.groups.ALL).toBe(want.length);
+    expect(tabs.statuses.DELETED).toBe(0);
+    const foreign = await list(foreignToken, `${ALL_DATES}&modalities=XRAY&search=ri&limit=100`);
+    expect(foreign.total).toBe(12);
+    expect(foreign.items.every((item) => !ids(want).includes(item.id))).toBe(true);
   });
 });

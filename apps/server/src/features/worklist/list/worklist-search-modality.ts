@@ -6,11 +6,13 @@
 // study's trigrams by its modality group, so such a search reads only the studies that hold both.
 // It is chosen where the index's own statistics say those are few; a text the filter keeps common
 // ("brain" with CT: 250,000 studies) keeps the indexes that stop at the page and the count's cap.
+// It also keys each study's pairs of characters (migration 0043), for a text without trigram keys:
+// "ct" with MRI and X-ray tested the groups' 500,000 studies for none (an admin's tabs, 330 ms).
 import { MODALITIES, type TModality } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
 import { queryRows } from '../../../db/rows.ts';
-import { estimateRows, keyStatsOf, STATS_MAX_AGE_MS, trigramsOf } from './worklist-search-stats.ts';
+import { estimateRows, keyStatsOf, pairsOf, STATS_MAX_AGE_MS, trigramsOf } from './worklist-search-stats.ts';
 
 /**
  * The modality-keyed index is read when it is estimated to find at most this many candidates over
@@ -40,10 +42,11 @@ async function facilityCountOf(db: TDbOrTx, organisationId: string): Promise<num
 
 /**
  * The modality groups whose keys a search reads, or null to leave it to the other indexes: with a
- * modality filter and a text the trigram keys know, when the index's statistics estimate the studies
+ * modality filter and a text with keys (its trigrams, else its pairs of characters, as
+ * ris_search_modality_query_keys chooses them), when the index's statistics estimate the studies
  * holding the text's keys within the filter's groups as few (SEARCH_MODALITY_AT_MOST), and as a
  * quarter at most of those holding them in any group (in the caller's facilities' share of the
- * organisation's, for a staff member's facility-keyed search). The estimate of each group is its
+ * organisation's, for a staff member's facility-keyed search by trigrams). The estimate of each group is its
  * rarest key's frequency in the index (a key the statistics do not list counts half the rarest they
  * do, as PostgreSQL's own estimate of such an array element); with no statistics yet (a new database
  * before ANALYZE) the other indexes serve.
@@ -51,7 +54,6 @@ async function facilityCountOf(db: TDbOrTx, organisationId: string): Promise<num
 export async function searchModalitiesOf(
   db: TDbOrTx,
   search: {
-    /** A text with trigram keys (hasSearchKeys). */
     searchText: string;
     modalities: readonly TModality[];
     organisationId: string;
@@ -61,18 +63,22 @@ export async function searchModalitiesOf(
 ): Promise<TModality[] | null> {
   const { modalities, facilityCount } = search;
   const trigrams = trigramsOf(search.searchText);
-  if (modalities.length === 0 || trigrams.length === 0) return null;
+  const keys = trigrams.length > 0 ? trigrams : pairsOf(search.searchText);
+  if (modalities.length === 0 || keys.length === 0) return null;
   const stats = await keyStatsOf(db, 'studies_search_modality_idx');
   if (!stats) return null;
   const candidates = (modality: TModality) =>
     estimateRows(
       stats,
-      trigrams.map((trigram) => `${modality}:${trigram}`),
+      keys.map((key) => `${modality}:${key}`),
     );
   const keyed = modalities.reduce((sum, modality) => sum + candidates(modality), 0);
   const inAnyGroup = MODALITIES.reduce((sum, modality) => sum + candidates(modality), 0);
-  const total = facilityCount === null ? 0 : await facilityCountOf(db, search.organisationId);
-  const share = facilityCount !== null && total > 0 ? Math.min(1, facilityCount / total) : 1;
+  // The facility-keyed index holds trigrams only: a staff member's text without them is otherwise read
+  // by the organisation's pairs, or each study of the range tested.
+  const staff = facilityCount !== null && trigrams.length > 0;
+  const total = staff ? await facilityCountOf(db, search.organisationId) : 0;
+  const share = staff && total > 0 ? Math.min(1, facilityCount / total) : 1;
   return keyed <= SEARCH_MODALITY_AT_MOST && keyed * AT_MOST_SHARE <= inAnyGroup * share
     ? [...modalities]
     : null;

@@ -88,7 +88,8 @@ export function searchTextConditions(
     );
   } else if (searchText !== null && criteria.searchModalities) {
     // Within the filter's modality groups, which few studies holding the text lie in: one scan of the
-    // modality-keyed index per group, ORed (as the facility keys below).
+    // modality-keyed index per group, ORed (as the facility keys below), by the text's trigrams, else
+    // its pairs of characters.
     const groups = criteria.searchModalities.map((modality) => sql`${modality}::modality_group`);
     found.push(
       ...keyedScans(

@@ -217,10 +217,16 @@ export async function countSearchByWeeks(
  * text, at each pause while someone types. A rare text has every match read once (found by its pairs
  * of characters, worklistWhere) and sorted; a common one stops at the cap, then its page is walked:
  * in arrival order, which meets a match in most rows, or the first entries of another column's sort
- * index (prefixWalkSql).
+ * index (prefixWalkSql). A text a modality filter makes rare (searchModalities) is read whole by its
+ * modality-keyed pairs instead, as a keyed one.
  */
 export function countsKeylessSearch(criteria: TWorklistCriteria): boolean {
-  return criteria.searchText !== null && !hasSearchKeys(criteria.searchText) && !criteria.searchOpen;
+  return (
+    criteria.searchText !== null &&
+    !hasSearchKeys(criteria.searchText) &&
+    !criteria.searchOpen &&
+    criteria.searchModalities === null
+  );
 }
 
 /**
