@@ -28,7 +28,7 @@ type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_ord
 /** How many of the range's first studies, in the walk's order, the probe tests. */
 const PROBE_ROWS = 128;
 /** A text that at least one in this many of the probed studies hold is walked. */
-const DENSE_ONE_IN = 8;
+export const DENSE_ONE_IN = 8;
 
 // The walk reads at most WALK_DAYS_AT_MOST days of the range, its newest (its oldest, ascending): a
 // text dense among the first studies may be rare further on (a protocol new this week), and a walk
@@ -108,32 +108,47 @@ export async function walksDenseSearch(
   return holdsDensely(database, criteria, statuses, sortOrder);
 }
 
+/** What the probe found: the share of the probed studies holding the text; `few` when the walked days hold fewer than PROBE_ROWS. */
+export type TDensity = { share: number; few: boolean };
+
 /**
- * Whether at least one in DENSE_ONE_IN of the first PROBE_ROWS studies of the range's walked days
- * (or all of them, if fewer) under `criteria` and `statuses` hold its search text; false where no
- * arrival walk serves the caller.
+ * The share of the first PROBE_ROWS studies of the range's walked days (or all of them, if fewer)
+ * under `criteria` and `statuses` that hold its search text; null where no arrival walk serves the
+ * caller.
  */
-export async function holdsDensely(
+export async function probeDensity(
   database: TDatabase,
   criteria: TWorklistCriteria,
   statuses: readonly TStudyStatus[],
   sortOrder: TPage['sort_order'],
-): Promise<boolean> {
+): Promise<TDensity | null> {
   const { searchText } = criteria;
   const days = walkedDays(criteria, sortOrder);
-  if (searchText === null || !days) return false;
+  if (searchText === null || !days) return null;
   const probe = arrivalWalk({ ...days.part, searchText: null }, database, statuses, {
     limit: PROBE_ROWS,
     sort_order: sortOrder,
   });
-  if (!probe) return false;
+  if (!probe) return null;
   const [row] = await hotRows<{ n: number; hits: number }>(
     database,
     sql`select count(*)::int as n, (count(*) filter (where ${holdsSearchText(searchText)}))::int as hits
       from studies where "studies"."id" = any(array(${probe}))`,
     run,
   );
-  return row !== undefined && (row.n < PROBE_ROWS || row.hits * DENSE_ONE_IN >= row.n);
+  if (!row) return null;
+  return { share: row.n === 0 ? 0 : row.hits / row.n, few: row.n < PROBE_ROWS };
+}
+
+/** Whether at least one in DENSE_ONE_IN of the probed studies hold the text (probeDensity), or they are few. */
+async function holdsDensely(
+  database: TDatabase,
+  criteria: TWorklistCriteria,
+  statuses: readonly TStudyStatus[],
+  sortOrder: TPage['sort_order'],
+): Promise<boolean> {
+  const density = await probeDensity(database, criteria, statuses, sortOrder);
+  return density !== null && (density.few || density.share * DENSE_ONE_IN >= 1);
 }
 
 /**

@@ -278,6 +278,7 @@ export function prefixWalkSql(
   page: TPage,
   column: string,
   budget: SQL,
+  searchRows: number = PREFIX_SEARCH_ROWS,
 ): SQL | null {
   if (page.sort_by === 'created_at' || criteria.scope.principal.role === 'REFERRING_PHYSICIAN') {
     return null;
@@ -294,9 +295,9 @@ export function prefixWalkSql(
   }
   // With a search, only the entries the index's filters keep read their row, for the substring test
   // alone (every entry read its row and computed its pairs of characters, other facilities' too), and
-  // only the first PREFIX_SEARCH_ROWS of them: the first matches in order among them are the page.
+  // only the first `searchRows` of them: the first matches in order among them are the page.
   return sql`select k."id" from (select "studies"."id", "studies"."${sql.raw(column)}" from (${prefix}) studies
-      where ${filters} ${order} limit ${PREFIX_SEARCH_ROWS}) k
+      where ${filters} ${order} limit ${searchRows}) k
     join studies on studies.id = k.id and ${holdsSearchText(searchText)}
     ${orderBy(page, column, 'k')} limit ${page.limit} offset ${page.offset}`;
 }

@@ -4,24 +4,52 @@
 // (500 ms); a radiologist's month of "brain" by name 4,300 (44 ms). Such a text is counted up to the
 // cap as the list sorted by arrival counts it, and its page is the first entries of the column's sort
 // index that hold it (prefixWalkSql): a text most studies hold is met every few entries there too.
+// How many of those entries' rows are read follows the page's end and the text's density: "lumbar
+// spine" (15 studies in 100) on an admin's page at offset 500 by patient id needs some 3,500 rows,
+// where the first 2,000 held 300 matches and its 150,000 were collected and sorted (490 ms).
 import { WORKLIST_SEARCH_COUNT_CAP, type TWorklistListQuery } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
 import type { TWorklistCriteria } from './worklist-criteria.ts';
 import { hasSearchKeys } from './worklist-search-text.ts';
-import { countDenseSearch, holdsDensely } from './worklist-dense-search.ts';
-import { PREFIX_SEARCH_ENTRIES, prefixWalkSql } from './worklist-page-walk.ts';
+import { countDenseSearch, DENSE_ONE_IN, probeDensity } from './worklist-dense-search.ts';
+import { PREFIX_SEARCH_ENTRIES, PREFIX_SEARCH_ROWS, prefixWalkSql } from './worklist-page-walk.ts';
 import { countSearchByWeeks, countsSearchByWeeks, type TSearchWalk } from './worklist-search-walk.ts';
 import { hotRows } from './worklist-sql.ts';
 
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
 
 /**
+ * A text at least one in this many of the range's newest studies hold (probeDensity) is walked in
+ * the column's order when counted by weeks (an admin's organisation): its page's rows lie within the
+ * first PREFIX_SEARCH_ROWS_AT_MOST of the sort index for pages near the start, where collecting its
+ * matches reads thousands (3 in 100 of an admin's 1,000,000 studies: 30,000). A staff member's count
+ * walks their range (countDenseSearch), which costs more than collecting their facilities' matches
+ * for a text sparser than DENSE_ONE_IN.
+ */
+const SORTED_DENSE_ONE_IN = 32;
+/** The rows a walk reads at most (2-3 µs each): past them, the matches are collected and sorted. */
+const PREFIX_SEARCH_ROWS_AT_MOST = 10_000;
+/** The rows read for the page's end are its matches over the density, times this (matches bunch). */
+const ROWS_MARGIN = 1.5;
+
+/**
+ * How many rows the walk reads to find the page at `density` (at least PREFIX_SEARCH_ROWS), or null
+ * past PREFIX_SEARCH_ROWS_AT_MOST.
+ */
+export function prefixRowsFor(page: TPage, density: number, oneIn: number): number | null {
+  const share = Math.max(density, 1 / oneIn);
+  const rows = Math.max(PREFIX_SEARCH_ROWS, Math.ceil(((page.offset + page.limit) * ROWS_MARGIN) / share));
+  return rows <= PREFIX_SEARCH_ROWS_AT_MOST ? rows : null;
+}
+
+/**
  * The page and the capped total of a search sorted by `column` (not arrival) whose text has trigram
- * keys and is dense among the range's newest studies (holdsDensely), over more studies than are read
- * whole (searchInRange) nor its modality filter made rare (searchModalities), on a page before the cap: counted up to the cap by weeks (an admin's
- * organisation) or by walking the caller's range (worklist-dense-search.ts), then, past the cap, the
- * first matches in the column's sort index. Null where any step says otherwise (fewer matches than
+ * keys and is dense among the range's newest studies (SORTED_DENSE_ONE_IN), over more studies than are
+ * read whole (searchInRange) nor its modality filter made rare (searchModalities), on a page before
+ * the cap: counted up to the cap by weeks (an admin's organisation) or by walking the caller's range
+ * (worklist-dense-search.ts), then, past the cap, the first matches in the column's sort index
+ * (prefixRowsFor of their rows). Null where any step says otherwise (fewer matches than
  * the cap, no prefix walk, or a prefix that does not hold the page): the matches are collected and
  * sorted, as before.
  */
@@ -39,16 +67,23 @@ export async function walkSortedSearch(
     criteria.searchOpen ||
     criteria.searchModalities !== null ||
     page.sort_by === 'created_at' ||
-    page.offset + page.limit >= WORKLIST_SEARCH_COUNT_CAP ||
-    !(await holdsDensely(database, criteria, statuses, 'desc'))
+    page.offset + page.limit >= WORKLIST_SEARCH_COUNT_CAP
   ) {
     return null;
   }
-  const counted = countsSearchByWeeks(criteria)
+  const byWeeks = countsSearchByWeeks(criteria);
+  const oneIn = byWeeks ? SORTED_DENSE_ONE_IN : DENSE_ONE_IN;
+  const density = await probeDensity(database, criteria, statuses, 'desc');
+  if (!density || !(density.few || density.share * oneIn >= 1)) return null;
+  const rows = prefixRowsFor(page, density.share, oneIn);
+  if (rows === null) return null;
+  const counted = byWeeks
     ? await countSearchByWeeks(database, criteria, statuses)
     : await countDenseSearch(database, criteria, statuses);
   if (!counted?.capped) return null;
-  const prefix = prefixWalkSql(database.db, criteria, page, column, sql`${PREFIX_SEARCH_ENTRIES}::bigint`);
+  // The entries the rows are kept from (most of them for an admin, a share for a staff member).
+  const entries = Math.max(PREFIX_SEARCH_ENTRIES, rows * 2);
+  const prefix = prefixWalkSql(database.db, criteria, page, column, sql`${entries}::bigint`, rows);
   if (!prefix) return null;
   const [row] = await hotRows<{ ids: string[] | null }>(
     database,

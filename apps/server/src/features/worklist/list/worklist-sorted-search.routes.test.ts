@@ -1,0 +1,150 @@
+// GET /worklist for a search sorted by a column header other than arrival (worklist-sorted-search.ts)
+// whose text one study in ten holds: an admin's matches over all dates are counted up to the cap and
+// the page is walked in the column's sort index, as far as the page's end needs (prefixRowsFor), also
+// at an offset of 500; where the matches lie together past the walk (sorted by their own description)
+// or the caller is a staff member, they are collected and sorted. Every page is ORDER BY's.
+import { WORKLIST_SEARCH_COUNT_CAP } from '@ris/domain';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../../db/rows.ts';
+import { tokenFor } from '../../../test/auth-helpers.ts';
+import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import { listWorklist } from '../../../test/worklist-requests.ts';
+
+const NOW = new Date('2026-11-19T12:00:00Z');
+const STUDIES = 15_000;
+const ALL_DATES = 'date_range_type=CUSTOM';
+
+let server: TTestServer;
+let organisationId = '';
+let otherId = '';
+let facilityId = '';
+const tokens = { admin: '', staff: '', otherAdmin: '' };
+
+/**
+ * `count` studies 7 minutes apart in two facilities (ten at a time): every tenth an MRI "Lumbar
+ * Spine", the others X-rays; names, patient ids and last updates in no order of theirs.
+ */
+async function insertStudies(organisation: string, count: number) {
+  const facilities = [
+    await buildFacility(server.db, { organisationId: organisation }),
+    await buildFacility(server.db, { organisationId: organisation }),
+  ];
+  const patient = await buildPatient(server.db, { facility: facilities[0] });
+  const [a, b] = facilities.map((facility) => facility.id);
+  await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
+      patient_name, patient_identifier, study_description, modality, modality_group, status, created_at,
+      updated_at)
+    select ${organisation}::uuid, (array[${a}::uuid, ${b}::uuid])[1 + (g / 10) % 2], ${patient.id}::uuid, 'LS' || g,
+      'Name ' || lpad(((g * 7919) % 100003)::text, 6, '0'), 'P' || lpad(((g * 104729) % 1000003)::text, 7, '0'),
+      case when g % 10 = 0 then 'MRI Lumbar Spine' else 'X-Ray Hand' end,
+      case when g % 10 = 0 then 'MR' else 'DX' end,
+      (case when g % 10 = 0 then 'MRI' else 'XRAY' end)::modality_group,
+      (array['TO_READ','FINAL','ORDERED','FINAL','DELETED','IN_REVIEW']::study_status[])[1 + (g / 10) % 6],
+      ${NOW.toISOString()}::timestamptz - g * interval '7 minutes',
+      ${NOW.toISOString()}::timestamptz - g * interval '7 minutes' + (g % 97) * interval '1 minute'
+    from generate_series(1, ${count}) g`);
+  return facilities;
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ clock: () => NOW });
+  organisationId = (await buildOrganisation(server.db)).id;
+  tokens.admin = await tokenFor(server, await buildUser(server.db, { role: 'ADMIN', organisationId }));
+  const [facility] = await insertStudies(organisationId, STUDIES);
+  facilityId = facility?.id ?? '';
+  tokens.staff = await tokenFor(
+    server,
+    await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [facility] }),
+  );
+  otherId = (await buildOrganisation(server.db)).id;
+  tokens.otherAdmin = await tokenFor(
+    server,
+    await buildUser(server.db, { role: 'ADMIN', organisationId: otherId }),
+  );
+  await insertStudies(otherId, 600);
+  await server.db.execute(sql`analyze studies`);
+});
+
+afterAll(async () => server.close());
+
+/** ORDER BY's page of the organisation's (or the facility's) studies holding `text`, and how many there are. */
+async function oracle(
+  text: string,
+  by: string,
+  asc: boolean,
+  offset: number,
+  facility?: string,
+  organisation = organisationId,
+) {
+  const direction = sql.raw(asc ? 'asc' : 'desc');
+  const where = sql`organisation_id = ${organisation}::uuid and status <> 'DELETED'
+    and (${facility ?? null}::uuid is null or facility_id = ${facility ?? null}::uuid)
+    and strpos(search_text, lower(ris_unaccent(${text}))) > 0`;
+  const page = await queryRows<{ id: string }>(
+    server.db,
+    sql`select id from studies where ${where}
+      order by ${sql.raw(by)} ${direction}, id ${direction} limit 25 offset ${offset}`,
+  );
+  const [count] = await queryRows<{ n: number }>(
+    server.db,
+    sql`select count(*)::int as n from studies where ${where}`,
+  );
+  return { ids: page.map((row) => row.id), matches: count?.n ?? 0 };
+}
+
+async function pageOf(token: string, text: string, by: string, asc: boolean, offset: number) {
+  const page = await listWorklist(
+    server,
+    token,
+    `${ALL_DATES}&search=${encodeURIComponent(text)}&sort_by=${by}&sort_order=${asc ? 'asc' : 'desc'}&limit=25&offset=${offset}`,
+  );
+  return { ids: page.items.map((item) => item.id), total: page.total, capped: page.total_capped };
+}
+
+describe('a search one study in ten holds, sorted by another column', () => {
+  it('walks an admin’s page in the column’s order, near the start and at an offset of 500', async () => {
+    for (const [by, column, asc, offset] of [
+      ['patient_name', 'patient_name', true, 0],
+      ['patient_name', 'patient_name', true, 500],
+      ['patient_id', 'patient_identifier', false, 500],
+      ['updated_at', 'updated_at', true, 250],
+    ] as const) {
+      const want = await oracle('lumbar', column, asc, offset);
+      expect(want.matches).toBeGreaterThan(WORKLIST_SEARCH_COUNT_CAP);
+      expect({ by, offset, ...(await pageOf(tokens.admin, 'Lumbar', by, asc, offset)) }).toEqual({
+        by,
+        offset,
+        ids: want.ids,
+        total: WORKLIST_SEARCH_COUNT_CAP,
+        capped: true,
+      });
+    }
+  });
+
+  it('collects the matches where they lie together past the walk, and a staff member’s', async () => {
+    // By description, descending: every "X-Ray Hand" comes before the matches.
+    const together = await oracle('lumbar', 'study_description', false, 100);
+    expect(await pageOf(tokens.admin, 'lumbar', 'study', false, 100)).toEqual({
+      ids: together.ids,
+      total: together.matches,
+      capped: false,
+    });
+    const staff = await oracle('lumbar', 'patient_name', true, 500, facilityId);
+    expect(staff.matches).toBeGreaterThan(0);
+    expect(await pageOf(tokens.staff, 'lumbar', 'patient_name', true, 500)).toEqual({
+      ids: staff.ids,
+      total: staff.matches,
+      capped: false,
+    });
+  });
+
+  it('finds nothing of another organisation', async () => {
+    const theirs = await pageOf(tokens.otherAdmin, 'lumbar', 'patient_name', true, 0);
+    const want = await oracle('lumbar', 'patient_name', true, 0, undefined, otherId);
+    expect(theirs).toEqual({ ids: want.ids, total: want.matches, capped: false });
+    const ours = await oracle('lumbar', 'patient_name', true, 0);
+    expect(theirs.ids.some((id) => ours.ids.includes(id))).toBe(false);
+  });
+});
