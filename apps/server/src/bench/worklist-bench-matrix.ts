@@ -18,7 +18,6 @@ import { cpuMs, cpuSpent } from './worklist-bench-http.ts';
 import { matrixDates, matrixFilters, type TMatrixCaller } from './worklist-bench-matrix-axes.ts';
 import type { TMatrixTransport, TOpenTransport } from './worklist-bench-transport.ts';
 
-
 const ITERATIONS = Number(process.env.BENCH_MATRIX_ITERATIONS ?? 200);
 const WARMUP = Number(process.env.BENCH_MATRIX_WARMUP ?? 5);
 const ROW_SECONDS = Number(process.env.BENCH_MATRIX_ROW_SECONDS ?? 20);

@@ -161,13 +161,19 @@ export async function fromFirstArrival(
   criteria: TWorklistCriteria,
 ): Promise<TWorklistCriteria> {
   if (criteria.from !== null) return criteria;
+  const first = await firstArrivalOf(database, criteria.scope.organisationId);
+  return first === null ? criteria : { ...criteria, from: new Date(first) };
+}
+
+/** The organisation's first arrival, in epoch milliseconds (an index probe); null without studies. */
+export async function firstArrivalOf(database: TDatabase, organisationId: string): Promise<number | null> {
   const [row] = await hotRows<{ first: number | null }>(
     database,
     sql`select floor(extract(epoch from min("created_at")) * 1000)::float8 as first from studies
-      where "organisation_id" = ${criteria.scope.organisationId}::uuid`,
+      where "organisation_id" = ${organisationId}::uuid`,
     run,
   );
-  return row?.first == null ? criteria : { ...criteria, from: new Date(row.first) };
+  return row?.first ?? null;
 }
 
 /**

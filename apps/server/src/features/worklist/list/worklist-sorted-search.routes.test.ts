@@ -53,7 +53,8 @@ beforeAll(async () => {
   organisationId = (await buildOrganisation(server.db)).id;
   tokens.admin = await tokenFor(server, await buildUser(server.db, { role: 'ADMIN', organisationId }));
   const [facility] = await insertStudies(organisationId, STUDIES);
-  facilityId = facility?.id ?? '';
+  if (!facility) throw new Error('no facility');
+  facilityId = facility.id;
   tokens.staff = await tokenFor(
     server,
     await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [facility] }),
