@@ -46,10 +46,10 @@ async function facilityCountOf(db: TDbOrTx, organisationId: string): Promise<num
  * ris_search_modality_query_keys chooses them), when the index's statistics estimate the studies
  * holding the text's keys within the filter's groups as few (SEARCH_MODALITY_AT_MOST), and as a
  * quarter at most of those holding them in any group (in the caller's facilities' share of the
- * organisation's, for a staff member's facility-keyed search by trigrams). The estimate of each group is its
- * rarest key's frequency in the index (a key the statistics do not list counts half the rarest they
- * do, as PostgreSQL's own estimate of such an array element); with no statistics yet (a new database
- * before ANALYZE) the other indexes serve.
+ * organisation's, for a staff member's facility-keyed search by trigrams). The estimate of each
+ * group is its rarest key's frequency in the index (a key the statistics do not list counts half the
+ * rarest they do, as PostgreSQL's own estimate of such an array element); with no statistics yet (a
+ * new database before ANALYZE) the other indexes serve.
  */
 export async function searchModalitiesOf(
   db: TDbOrTx,

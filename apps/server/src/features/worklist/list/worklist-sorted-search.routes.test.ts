@@ -65,12 +65,17 @@ beforeAll(async () => {
     await buildUser(server.db, { role: 'ADMIN', organisationId: otherId }),
   );
   await insertStudies(otherId, 600);
+  // A protocol new these two days at the staff member's facility: dense among their newest studies,
+  // absent from their older ones.
+  await server.db.execute(sql`update studies set study_description = 'X-Ray Knee Protocol'
+    where facility_id = ${facilityId}::uuid and study_description = 'X-Ray Hand'
+      and created_at > ${NOW.toISOString()}::timestamptz - interval '2 days'`);
   await server.db.execute(sql`analyze studies`);
 });
 
 afterAll(async () => server.close());
 
-/** ORDER BY's page of the organisation's (or the facility's) studies holding `text`, and how many there are. */
+/** ORDER BY's page of the organisation's (or the facility's) studies holding `text`, and their number. */
 async function oracle(
   text: string,
   by: string,
@@ -99,7 +104,8 @@ async function pageOf(token: string, text: string, by: string, asc: boolean, off
   const page = await listWorklist(
     server,
     token,
-    `${ALL_DATES}&search=${encodeURIComponent(text)}&sort_by=${by}&sort_order=${asc ? 'asc' : 'desc'}&limit=25&offset=${offset}`,
+    `${ALL_DATES}&search=${encodeURIComponent(text)}&sort_by=${by}&sort_order=${asc ? 'asc' : 'desc'}` +
+      `&limit=25&offset=${offset}`,
   );
   return { ids: page.items.map((item) => item.id), total: page.total, capped: page.total_capped };
 }
@@ -139,6 +145,48 @@ describe('a search one study in ten holds, sorted by another column', () => {
       total: staff.matches,
       capped: false,
     });
+  });
+
+  it('collects a staff member’s month by walking it where the sort index does not hold the page', async () => {
+    // Dense among the newest studies, fewer than the cap over the month: every match of the month.
+    const since = new Date(NOW.getTime() - 30 * 86_400_000);
+    for (const [by, column, asc, offset] of [
+      ['patient_name', 'patient_name', true, 25],
+      ['study', 'study_description', false, 0],
+      ['patient_id', 'patient_identifier', false, 50],
+    ] as const) {
+      const want = await queryRows<{ id: string }>(
+        server.db,
+        sql`select id from studies where facility_id = ${facilityId}::uuid and status <> 'DELETED'
+          and created_at >= ${since.toISOString()}::timestamptz and strpos(search_text, 'knee protocol') > 0
+          order by ${sql.raw(`${column} ${asc ? 'asc' : 'desc'}, id ${asc ? 'asc' : 'desc'}`)}`,
+      );
+      expect(want.length).toBeGreaterThan(100);
+      const page = await listWorklist(
+        server,
+        tokens.staff,
+        `date_range_type=LAST_1_MONTH&search=Knee%20Protocol&sort_by=${by}` +
+          `&sort_order=${asc ? 'asc' : 'desc'}&limit=25&offset=${offset}`,
+      );
+      expect({
+        by,
+        ids: page.items.map((item) => item.id),
+        total: page.total,
+        capped: page.total_capped,
+      }).toEqual({
+        by,
+        ids: want.slice(offset, offset + 25).map((row) => row.id),
+        total: want.length,
+        capped: false,
+      });
+    }
+    // Another organisation's admin holds no such study.
+    const theirs = await listWorklist(
+      server,
+      tokens.otherAdmin,
+      'date_range_type=LAST_1_MONTH&search=knee%20protocol&sort_by=patient_name',
+    );
+    expect(theirs.total).toBe(0);
   });
 
   it('finds nothing of another organisation', async () => {

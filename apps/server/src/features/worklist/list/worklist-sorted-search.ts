@@ -12,7 +12,13 @@ import { sql } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
 import type { TWorklistCriteria } from './worklist-criteria.ts';
 import { hasSearchKeys } from './worklist-search-text.ts';
-import { countDenseSearch, DENSE_ONE_IN, firstArrivalOf, probeDensity } from './worklist-dense-search.ts';
+import {
+  collectWalkedRange,
+  countDenseSearch,
+  DENSE_ONE_IN,
+  firstArrivalOf,
+  probeDensity,
+} from './worklist-dense-search.ts';
 import { PREFIX_SEARCH_ENTRIES, PREFIX_SEARCH_ROWS, prefixWalkSql } from './worklist-page-walk.ts';
 import { countSearchByWeeks, countsSearchByWeeks, type TSearchWalk } from './worklist-search-walk.ts';
 import { hotRows } from './worklist-sql.ts';
@@ -67,9 +73,10 @@ export function prefixRowsFor(page: TPage, density: number, oneIn: number): numb
  * read whole (searchInRange) nor its modality filter made rare (searchModalities), on a page before
  * the cap: counted up to the cap by weeks (an admin's organisation) or by walking the caller's range
  * (worklist-dense-search.ts), then, past the cap, the first matches in the column's sort index
- * (prefixRowsFor of their rows). Null where any step says otherwise (fewer matches than
- * the cap, no prefix walk, or a prefix that does not hold the page): the matches are collected and
- * sorted, as before.
+ * (prefixRowsFor of their rows). Where any step says otherwise (fewer matches than the cap, no prefix
+ * walk, or a prefix that does not hold the page), a staff member's range the arrival walk covers has
+ * its matches collected by that walk (collectWalkedRange); else null: the matches are collected and
+ * sorted through the search's keys, as before.
  */
 export async function walkSortedSearch(
   database: TDatabase,
@@ -93,19 +100,20 @@ export async function walkSortedSearch(
   const oneIn = byWeeks ? SORTED_DENSE_ONE_IN : DENSE_ONE_IN;
   const density = await probeDensity(database, criteria, statuses, 'desc');
   if (!density || !(density.few || density.share * oneIn >= 1)) return null;
+  // A staff member's page the sort index does not hold: their range's matches collected by walking it.
+  const collected = () => (byWeeks ? null : collectWalkedRange(database, criteria, page, column));
   const rows = prefixRowsFor(page, density.share, oneIn);
-  if (rows === null) return null;
   // The entries the rows are kept from: the range's share of them (most of an admin's, a staff
   // member's facilities' share).
-  const entries = Math.max(
-    PREFIX_SEARCH_ENTRIES,
-    Math.ceil((rows * 2) / (await rangeShareOf(database, criteria))),
-  );
-  if (entries > PREFIX_ENTRIES_AT_MOST) return null;
+  const entries =
+    rows === null
+      ? null
+      : Math.max(PREFIX_SEARCH_ENTRIES, Math.ceil((rows * 2) / (await rangeShareOf(database, criteria))));
+  if (rows === null || entries === null || entries > PREFIX_ENTRIES_AT_MOST) return collected();
   const counted = byWeeks
     ? await countSearchByWeeks(database, criteria, statuses)
     : await countDenseSearch(database, criteria, statuses);
-  if (!counted?.capped) return null;
+  if (!counted?.capped) return collected();
   const prefix = prefixWalkSql(database.db, criteria, page, column, sql`${entries}::bigint`, rows);
   if (!prefix) return null;
   const [row] = await hotRows<{ ids: string[] | null }>(
@@ -115,6 +123,6 @@ export async function walkSortedSearch(
   );
   const ids = row?.ids ?? [];
   // More matches than the page's end: a prefix that holds fewer rows than the page did not hold it.
-  if (ids.length < page.limit) return null;
+  if (ids.length < page.limit) return collected();
   return { ids, total: WORKLIST_SEARCH_COUNT_CAP, capped: true };
 }
