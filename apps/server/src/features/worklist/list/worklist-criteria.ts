@@ -15,7 +15,7 @@ import { facilities, users } from '../../../db/schema/index.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { AppError } from '../../../http/app-error.ts';
 import { resolveCreatedRange } from './worklist-date-range.ts';
-import { searchModalitiesOf } from './worklist-search-modality.ts';
+import { keyedRowsOf, searchModalitiesOf } from './worklist-search-modality.ts';
 import { searchesOpen } from './worklist-search-open.ts';
 import { hasSearchKeys, searchTextConditions } from './worklist-search-text.ts';
 
@@ -55,8 +55,9 @@ export type TWorklistCriteria = {
   searchFacilities: readonly string[] | null;
   /**
    * With a search whose text has a trigram, by a caller whose range holds at most
-   * SEARCH_IN_RANGE_AT_MOST studies under the other filters: each one's text is tested, no index
-   * finds candidates (searchWeeks and searchFacilities are then null).
+   * SEARCH_IN_RANGE_AT_MOST studies under the other filters (more where the text's keys find many more:
+   * rangeHoldsFew): each one's text is tested, no index finds candidates (searchWeeks and
+   * searchFacilities are then null).
    */
   searchInRange: boolean;
   /**
@@ -195,10 +196,19 @@ export async function resolveWorklistCriteria(
   // A status tab of open studies (Ordered, In progress) over all dates holds a caller's working set,
   // a few hundred studies, where the text's keys may find tens of thousands of any status.
   const read = options.reads === 'tabs' ? criteria.countedStatuses : criteria.statuses;
-  if (await rangeHoldsFew(db, criteria, read)) {
+  const facilities = facilitiesOf(criteria);
+  const few = facilities !== null && facilities.length > 0 && facilities.length <= MAX_SEARCH_FACILITIES;
+  const keyedRows = () =>
+    searchWeeks === null
+      ? keyedRowsOf(db, {
+          searchText: search,
+          organisationId: scope.organisationId,
+          facilityCount: few ? facilities.length : null,
+        })
+      : Promise.resolve(null);
+  if (await rangeHoldsFew(db, criteria, read, keyedRows)) {
     return { ...criteria, searchWeeks: null, searchFacilities: null, searchInRange: true };
   }
-  const facilities = facilitiesOf(criteria);
   const reader = {
     wholeOrganisation: facilities === null && byUserIds.length === 0,
     days: range.from === null ? null : ((range.to?.at ?? now).getTime() - range.from.getTime()) / 86_400_000,
@@ -206,7 +216,6 @@ export async function resolveWorklistCriteria(
   if (options.reads !== 'tabs' && (await searchesOpen(db, search, criteria.statuses, reader))) {
     return { ...criteria, searchWeeks: null, searchFacilities: null, searchOpen: true };
   }
-  const few = facilities !== null && facilities.length > 0 && facilities.length <= MAX_SEARCH_FACILITIES;
   const searchModalities = await searchModalitiesOf(db, {
     searchText: search,
     modalities: criteria.modalities,
@@ -232,22 +241,36 @@ export async function resolveWorklistCriteria(
 export const SEARCH_IN_RANGE_AT_MOST = 2_000;
 
 /**
+ * … and up to this many where the text's keys find more than KEYED_ROWS_PER_RANGE_ROW times as many
+ * studies of all dates (keyedRowsOf: a keyed read over all dates or a range of more weeks than the
+ * week keys serve): a radiologist's nuclear medicine studies of all dates searched for "MRN01" are
+ * 2,600 in their 5 facilities, whose keys found 25,000 studies of every modality to test (95-240 ms,
+ * PostgreSQL's estimate of the keyed index's rows was 1), where testing the 2,600 reads them in 20.
+ */
+export const SEARCH_IN_RANGE_WIDENED_AT_MOST = 10_000;
+const KEYED_ROWS_PER_RANGE_ROW = 3;
+
+/**
  * Whether the studies `criteria` keeps in `statuses` but for its search are few (a count capped past
- * the limit).
+ * the limit): SEARCH_IN_RANGE_AT_MOST, or fewer than a keyed read finds (`keyedRows`, estimated from
+ * statistics in memory) by KEYED_ROWS_PER_RANGE_ROW, SEARCH_IN_RANGE_WIDENED_AT_MOST at most.
  */
 async function rangeHoldsFew(
   db: TDbOrTx,
   criteria: TWorklistCriteria,
   statuses: readonly TStudyStatus[],
+  keyedRows: () => Promise<number | null>,
 ): Promise<boolean> {
   const unsearched = { ...criteria, searchText: null, searchWeeks: null, searchFacilities: null };
   const where = worklistWhere(db, unsearched, statuses);
+  const keyed = await keyedRows();
+  const widened = keyed === null ? 0 : Math.floor(keyed / KEYED_ROWS_PER_RANGE_ROW);
+  const limit = Math.max(SEARCH_IN_RANGE_AT_MOST, Math.min(SEARCH_IN_RANGE_WIDENED_AT_MOST, widened));
   const [row] = await queryRows<{ n: number }>(
     db,
-    sql`select count(*)::int as n from (select 1 from studies where ${where}
-      limit ${SEARCH_IN_RANGE_AT_MOST + 1}) kept`,
+    sql`select count(*)::int as n from (select 1 from studies where ${where} limit ${limit + 1}) kept`,
   );
-  return row !== undefined && row.n <= SEARCH_IN_RANGE_AT_MOST;
+  return row !== undefined && row.n <= limit;
 }
 
 /**

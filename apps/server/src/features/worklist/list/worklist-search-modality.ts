@@ -62,24 +62,64 @@ export async function searchModalitiesOf(
   },
 ): Promise<TModality[] | null> {
   const { modalities, facilityCount } = search;
-  const trigrams = trigramsOf(search.searchText);
-  const keys = trigrams.length > 0 ? trigrams : pairsOf(search.searchText);
-  if (modalities.length === 0 || keys.length === 0) return null;
+  if (modalities.length === 0) return null;
+  const keyed = await keyedCandidates(db, search.searchText);
+  if (!keyed) return null;
+  const inGroups = modalities.reduce((sum, modality) => sum + keyed.inGroup(modality), 0);
+  // The facility-keyed index holds trigrams only: a staff member's text without them is otherwise read
+  // by the organisation's pairs, or each study of the range tested.
+  const staff = facilityCount !== null && keyed.byTrigrams;
+  const share = staff ? await facilityShareOf(db, search.organisationId, facilityCount) : 1;
+  return inGroups <= SEARCH_MODALITY_AT_MOST && inGroups * AT_MOST_SHARE <= keyed.inAnyGroup * share
+    ? [...modalities]
+    : null;
+}
+
+/** The share of the organisation's facilities that `facilityCount` of them are (at most 1). */
+async function facilityShareOf(db: TDbOrTx, organisationId: string, facilityCount: number): Promise<number> {
+  const total = await facilityCountOf(db, organisationId);
+  return total > 0 ? Math.min(1, facilityCount / total) : 1;
+}
+
+/**
+ * The studies holding a text's keys (its trigrams, else its pairs of characters, as
+ * ris_search_modality_query_keys chooses them), as the modality-keyed index's statistics estimate
+ * them: per group, its rarest key's frequency (a key the statistics do not list counts half the
+ * rarest they do, as PostgreSQL's own estimate of such an array element), and in any group. Null for
+ * a text without keys or with no statistics yet (a new database before ANALYZE).
+ */
+async function keyedCandidates(db: TDbOrTx, searchText: string) {
+  const trigrams = trigramsOf(searchText);
+  const keys = trigrams.length > 0 ? trigrams : pairsOf(searchText);
+  if (keys.length === 0) return null;
   const stats = await keyStatsOf(db, 'studies_search_modality_idx');
   if (!stats) return null;
-  const candidates = (modality: TModality) =>
+  const inGroup = (modality: TModality) =>
     estimateRows(
       stats,
       keys.map((key) => `${modality}:${key}`),
     );
-  const keyed = modalities.reduce((sum, modality) => sum + candidates(modality), 0);
-  const inAnyGroup = MODALITIES.reduce((sum, modality) => sum + candidates(modality), 0);
-  // The facility-keyed index holds trigrams only: a staff member's text without them is otherwise read
-  // by the organisation's pairs, or each study of the range tested.
-  const staff = facilityCount !== null && trigrams.length > 0;
-  const total = staff ? await facilityCountOf(db, search.organisationId) : 0;
-  const share = staff && total > 0 ? Math.min(1, facilityCount / total) : 1;
-  return keyed <= SEARCH_MODALITY_AT_MOST && keyed * AT_MOST_SHARE <= inAnyGroup * share
-    ? [...modalities]
-    : null;
+  const inAnyGroup = MODALITIES.reduce((sum, modality) => sum + inGroup(modality), 0);
+  return { inGroup, inAnyGroup, byTrigrams: trigrams.length > 0 };
+}
+
+/**
+ * How many studies a keyed read of `searchText` over all dates finds (each one's row is then read
+ * to be tested): the estimate of keyedCandidates in any group, times the caller's share of the
+ * organisation's facilities for a text with trigrams (`facilityCount` of them, for the facility-keyed
+ * index; null: the whole organisation). Null where no estimate is known.
+ */
+export async function keyedRowsOf(
+  db: TDbOrTx,
+  search: { searchText: string; organisationId: string; facilityCount: number | null },
+): Promise<number | null> {
+  const keyed = await keyedCandidates(db, search.searchText);
+  if (!keyed) return null;
+  // A text without trigrams is read by the organisation's pairs, whatever the caller's facilities.
+  const { facilityCount } = search;
+  const share =
+    facilityCount === null || !keyed.byTrigrams
+      ? 1
+      : await facilityShareOf(db, search.organisationId, facilityCount);
+  return keyed.inAnyGroup * share;
 }

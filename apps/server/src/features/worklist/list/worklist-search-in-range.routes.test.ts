@@ -1,0 +1,175 @@
+// A search whose range holds a few thousand studies under its other filters, for a text the keys find
+// in many more (worklist-criteria.ts, rangeHoldsFew): "zeta" is in every study's description, and the
+// nuclear medicine studies of all dates are 2,100 of the organisation's 7,000. The range's own rows are
+// tested (searchInRange) instead of the text's candidates of every modality; a rare text keeps its
+// keys. Either way the pages are the oracle's, totals and tabs exact, for an admin, a radiologist's
+// facilities and another organisation.
+import { STUDY_STATUSES, ZWorklistFilters } from '@ris/domain';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScope } from '../../../access/scope.ts';
+import type { TPrincipal } from '../../../auth/principal.ts';
+import { queryRows } from '../../../db/rows.ts';
+import { tokenFor } from '../../../test/auth-helpers.ts';
+import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
+import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
+import { resolveWorklistCriteria, SEARCH_IN_RANGE_AT_MOST } from './worklist-criteria.ts';
+
+const NOW = new Date('2026-11-19T12:00:00Z');
+const ALL_DATES = 'date_range_type=CUSTOM';
+const STUDIES = 7_000;
+
+let server: TTestServer;
+let organisationId = '';
+let admin: TPrincipal;
+let adminToken = '';
+let radiologistToken = '';
+let foreignToken = '';
+let staffFacilities: string[] = [];
+
+/**
+ * Studies 1..count spread over `facilities` in turn, one every 15 minutes back from NOW: nuclear
+ * medicine when g % 10 < 3, else CT, every one described "Zeta Protocol"; patient "Rarename" when g
+ * is a multiple of 500; statuses in turn, every 97th deleted.
+ */
+async function seed(facilities: readonly { id: string; organisationId: string }[], count: number) {
+  const [first] = facilities;
+  if (!first) throw new Error('no facility');
+  for (const facility of facilities) {
+    await buildStudy(server.db, { facility, patientName: 'Seed', studyDescription: 'Seed' });
+  }
+  const ids = sql.raw(`array[${facilities.map((facility) => `'${facility.id}'`).join(',')}]::uuid[]`);
+  await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
+      patient_name, patient_identifier, study_description, modality, modality_group, status, created_at,
+      updated_at, study_datetime)
+    select ${first.organisationId}::uuid, f.id,
+      (select id from patients where facility_id = f.id limit 1), 'Z' || g,
+      case when g % 500 = 0 then 'Rarename Ann' else 'Patient ' || g end,
+      'P' || lpad(((g * 7919) % 10007)::text, 5, '0'), 'Zeta Protocol',
+      case when g % 10 < 3 then 'NM' else 'CT' end,
+      (case when g % 10 < 3 then 'NM' else 'CT' end)::modality_group,
+      (case when g % 97 = 0 then 'DELETED'
+        else (array['ORDERED','TO_READ','ASSIGNED','IN_REVIEW','DRAFTED','FINAL'])[g % 6 + 1] end)::study_status,
+      ${NOW.toISOString()}::timestamptz - g * interval '15 minutes',
+      ${NOW.toISOString()}::timestamptz - g * interval '15 minutes',
+      ${NOW.toISOString()}::timestamptz - (g * 15 + g % 53) * interval '1 minute'
+    from generate_series(1, ${count}::int) g
+      cross join lateral (select (${ids})[g % ${facilities.length}::int + 1] as id) f`);
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ clock: () => NOW });
+  const organisation = await buildOrganisation(server.db);
+  organisationId = organisation.id;
+  const facilities = [
+    await buildFacility(server.db, { organisationId }),
+    await buildFacility(server.db, { organisationId }),
+    await buildFacility(server.db, { organisationId }),
+    await buildFacility(server.db, { organisationId }),
+  ];
+  staffFacilities = facilities.slice(0, 2).map((facility) => facility.id);
+  const adminUser = await buildUser(server.db, { role: 'ADMIN', organisationId });
+  const radiologist = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: facilities.slice(0, 2) });
+  await seed(facilities, STUDIES);
+  const foreignFacility = await buildFacility(server.db);
+  await seed([foreignFacility], 300);
+  const foreign = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [foreignFacility] });
+  admin = {
+    userId: adminUser.id,
+    email: adminUser.email,
+    organisationId,
+    role: 'ADMIN',
+    userType: null,
+    facilityIds: [],
+    sessionId: '',
+    issuedAt: 0,
+  };
+  adminToken = await tokenFor(server, adminUser);
+  radiologistToken = await tokenFor(server, radiologist);
+  foreignToken = await tokenFor(server, foreign);
+  // The keys' estimate comes from the modality-keyed index's statistics.
+  await server.db.execute(sql`analyze studies`);
+});
+
+afterAll(async () => server.close());
+
+async function criteriaOf(query: string, caller: TPrincipal) {
+  const filters = ZWorklistFilters.parse(Object.fromEntries(new URLSearchParams(query)));
+  return resolveWorklistCriteria(server.db, await loadScope(server.db, caller), filters, NOW);
+}
+
+/** The oracle: the organisation's (or `facilities`') nuclear medicine studies holding the text. */
+async function oracle(text: string, options: { facilities?: string[]; deleted?: boolean } = {}) {
+  const within = options.facilities
+    ? sql`facility_id in (${sql.join(
+        options.facilities.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`
+    : sql`true`;
+  return queryRows<{ id: string; status: string }>(
+    server.db,
+    sql`select id, status::text as status from studies
+      where organisation_id = ${organisationId}::uuid and ${within} and modality_group = 'NM'
+        and (${options.deleted === true} or status <> 'DELETED')
+        and strpos(search_text, lower(ris_unaccent(${text}))) > 0
+      order by created_at desc, id desc`,
+  );
+}
+
+const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
+
+describe('a range of a few thousand studies searched for a text the keys find in many more', () => {
+  it('tests the range’s own rows for a common text, and keeps the keys for a rare one', async () => {
+    const range = await oracle('zeta', { deleted: true });
+    expect(range.length).toBeGreaterThan(SEARCH_IN_RANGE_AT_MOST);
+    const common = await criteriaOf(`${ALL_DATES}&modalities=NM&search=zeta`, admin);
+    expect(common.searchInRange).toBe(true);
+    const rare = await criteriaOf(`${ALL_DATES}&modalities=NM&search=rarename`, admin);
+    expect(rare.searchInRange).toBe(false);
+    // Every modality: more studies than the keys find three times over.
+    expect((await criteriaOf(`${ALL_DATES}&search=zeta`, admin)).searchInRange).toBe(false);
+  });
+
+  it('lists and counts an admin’s nuclear medicine "zeta" as the oracle', async () => {
+    const want = await oracle('zeta');
+    const page = await listWorklist(
+      server,
+      adminToken,
+      `${ALL_DATES}&modalities=NM&search=Zeta&limit=25&offset=40`,
+    );
+    expect(ids(page.items)).toEqual(ids(want.slice(40, 65)));
+    expect({ total: page.total, capped: page.total_capped }).toEqual({ total: want.length, capped: false });
+    const withDeleted = await oracle('zeta', { deleted: true });
+    const tabs = await countWorklist(server, adminToken, `${ALL_DATES}&modalities=NM&search=zeta`);
+    for (const status of STUDY_STATUSES) {
+      expect(tabs.statuses[status], status).toBe(withDeleted.filter((row) => row.status === status).length);
+    }
+    const rare = await listWorklist(
+      server,
+      adminToken,
+      `${ALL_DATES}&modalities=NM&search=rarename&limit=25`,
+    );
+    expect(ids(rare.items)).toEqual(ids(await oracle('rarename')));
+  });
+
+  it('keeps a radiologist within their facilities, and another organisation within its own', async () => {
+    const want = await oracle('zeta', { facilities: staffFacilities });
+    const page = await listWorklist(
+      server,
+      radiologistToken,
+      `${ALL_DATES}&modalities=NM&search=zeta&limit=100`,
+    );
+    expect(ids(page.items)).toEqual(ids(want.slice(0, 100)));
+    expect(page.total).toBe(want.length);
+    const tabs = await countWorklist(server, radiologistToken, `${ALL_DATES}&modalities=NM&search=zeta`);
+    expect(tabs.groups.ALL).toBe(want.length);
+    const foreign = await listWorklist(
+      server,
+      foreignToken,
+      `${ALL_DATES}&modalities=NM&search=zeta&limit=100`,
+    );
+    expect(foreign.total).toBe(90 - 1);
+    expect(foreign.items.every((item) => !ids(want).includes(item.id))).toBe(true);
+  });
+});
