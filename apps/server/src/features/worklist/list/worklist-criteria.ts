@@ -16,6 +16,7 @@ import { queryRows } from '../../../db/rows.ts';
 import { AppError } from '../../../http/app-error.ts';
 import { resolveCreatedRange } from './worklist-date-range.ts';
 import { keyedRowsOf, searchModalitiesOf } from './worklist-search-modality.ts';
+import { rangeHoldsFew } from './worklist-search-in-range.ts';
 import { searchesOpen } from './worklist-search-open.ts';
 import { hasSearchKeys, searchTextConditions } from './worklist-search-text.ts';
 
@@ -198,15 +199,25 @@ export async function resolveWorklistCriteria(
   const read = options.reads === 'tabs' ? criteria.countedStatuses : criteria.statuses;
   const facilities = facilitiesOf(criteria);
   const few = facilities !== null && facilities.length > 0 && facilities.length <= MAX_SEARCH_FACILITIES;
+  const searchModalities = await searchModalitiesOf(db, {
+    searchText: search,
+    modalities: criteria.modalities,
+    organisationId: scope.organisationId,
+    facilityCount: few ? facilities.length : null,
+  });
+  // The keys' estimate over all dates (or more weeks than the week keys serve), unless the
+  // modality-keyed index finds the text's few studies of the filter's groups.
   const keyedRows = () =>
-    searchWeeks === null
+    searchWeeks === null && searchModalities === null
       ? keyedRowsOf(db, {
           searchText: search,
           organisationId: scope.organisationId,
           facilityCount: few ? facilities.length : null,
         })
       : Promise.resolve(null);
-  if (await rangeHoldsFew(db, criteria, read, keyedRows)) {
+  const unsearched = { ...criteria, searchText: null, searchWeeks: null, searchFacilities: null };
+  const whereFrom = (from: Date | null) => worklistWhere(db, { ...unsearched, from }, read);
+  if (await rangeHoldsFew(db, criteria, whereFrom, keyedRows)) {
     return { ...criteria, searchWeeks: null, searchFacilities: null, searchInRange: true };
   }
   const reader = {
@@ -216,61 +227,12 @@ export async function resolveWorklistCriteria(
   if (options.reads !== 'tabs' && (await searchesOpen(db, search, criteria.statuses, reader))) {
     return { ...criteria, searchWeeks: null, searchFacilities: null, searchOpen: true };
   }
-  const searchModalities = await searchModalitiesOf(db, {
-    searchText: search,
-    modalities: criteria.modalities,
-    organisationId: scope.organisationId,
-    facilityCount: few ? facilities.length : null,
-  });
   if (searchModalities) return { ...criteria, searchWeeks: null, searchModalities };
   if (!few || !hasSearchKeys(search)) return criteria;
   if (searchWeeks && !(await fewerInFacilities(db, criteria, facilities.length, searchWeeks.length, now))) {
     return criteria;
   }
   return { ...criteria, searchWeeks: null, searchFacilities: facilities };
-}
-
-/**
- * A search whose range holds at most this many studies under its other filters tests each one's
- * text instead of asking a trigram index for candidates. The keys of a text most studies share find
- * every study that holds them: a reporter's last 3 days of "MRN01" (one patient id in ten starts so,
- * every one with "MRN0") read 49,000 of their facilities' studies of all dates, each for its arrival
- * and assignee, for 272 (125 ms), where the range's own 300 rows read in a few ms. Testing 2,000
- * rows' texts costs a few ms at most.
- */
-export const SEARCH_IN_RANGE_AT_MOST = 2_000;
-
-/**
- * … and up to this many where the text's keys find more than KEYED_ROWS_PER_RANGE_ROW times as many
- * studies of all dates (keyedRowsOf: a keyed read over all dates or a range of more weeks than the
- * week keys serve): a radiologist's nuclear medicine studies of all dates searched for "MRN01" are
- * 2,600 in their 5 facilities, whose keys found 25,000 studies of every modality to test (95-240 ms,
- * PostgreSQL's estimate of the keyed index's rows was 1), where testing the 2,600 reads them in 20.
- */
-export const SEARCH_IN_RANGE_WIDENED_AT_MOST = 10_000;
-const KEYED_ROWS_PER_RANGE_ROW = 3;
-
-/**
- * Whether the studies `criteria` keeps in `statuses` but for its search are few (a count capped past
- * the limit): SEARCH_IN_RANGE_AT_MOST, or fewer than a keyed read finds (`keyedRows`, estimated from
- * statistics in memory) by KEYED_ROWS_PER_RANGE_ROW, SEARCH_IN_RANGE_WIDENED_AT_MOST at most.
- */
-async function rangeHoldsFew(
-  db: TDbOrTx,
-  criteria: TWorklistCriteria,
-  statuses: readonly TStudyStatus[],
-  keyedRows: () => Promise<number | null>,
-): Promise<boolean> {
-  const unsearched = { ...criteria, searchText: null, searchWeeks: null, searchFacilities: null };
-  const where = worklistWhere(db, unsearched, statuses);
-  const keyed = await keyedRows();
-  const widened = keyed === null ? 0 : Math.floor(keyed / KEYED_ROWS_PER_RANGE_ROW);
-  const limit = Math.max(SEARCH_IN_RANGE_AT_MOST, Math.min(SEARCH_IN_RANGE_WIDENED_AT_MOST, widened));
-  const [row] = await queryRows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from (select 1 from studies where ${where} limit ${limit + 1}) kept`,
-  );
-  return row !== undefined && row.n <= limit;
 }
 
 /**

@@ -14,7 +14,8 @@ import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
-import { resolveWorklistCriteria, SEARCH_IN_RANGE_AT_MOST } from './worklist-criteria.ts';
+import { resolveWorklistCriteria } from './worklist-criteria.ts';
+import { SEARCH_IN_RANGE_AT_MOST } from './worklist-search-in-range.ts';
 
 const NOW = new Date('2026-11-19T12:00:00Z');
 const ALL_DATES = 'date_range_type=CUSTOM';
@@ -33,7 +34,7 @@ let staffFacilities: string[] = [];
  * medicine when g % 10 < 3, else CT, every one described "Zeta Protocol"; patient "Rarename" when g
  * is a multiple of 500; statuses in turn, every 97th deleted.
  */
-async function seed(facilities: readonly { id: string; organisationId: string }[], count: number) {
+async function seed(facilities: readonly Awaited<ReturnType<typeof buildFacility>>[], count: number) {
   const [first] = facilities;
   if (!first) throw new Error('no facility');
   for (const facility of facilities) {

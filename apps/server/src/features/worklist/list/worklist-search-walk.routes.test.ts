@@ -17,7 +17,7 @@ import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { referringPhysicians } from '../../../db/schema/index.ts';
-import { SEARCH_IN_RANGE_AT_MOST } from './worklist-criteria.ts';
+import { SEARCH_IN_RANGE_AT_MOST } from './worklist-search-in-range.ts';
 
 /** Studies 75 minutes apart (every third shares the time of the one before): 19 weeks of them. */
 const STUDIES = 2_600;

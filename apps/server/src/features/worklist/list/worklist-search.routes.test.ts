@@ -13,10 +13,10 @@ import { startTestServer, type TTestServer } from '../../../test/test-server.ts'
 import {
   MAX_SEARCH_WEEKS,
   resolveWorklistCriteria,
-  SEARCH_IN_RANGE_AT_MOST,
   searchWeekOf,
   worklistWhere,
 } from './worklist-criteria.ts';
+import { SEARCH_IN_RANGE_AT_MOST } from './worklist-search-in-range.ts';
 
 const WEEK_MS = 7 * 24 * 3_600_000;
 const NOW = new Date('2026-11-19T12:00:00Z');

@@ -1,0 +1,77 @@
+// Whether a search tests the text of each study its other filters keep (searchInRange), rather than
+// reading the candidates a keyed index finds for the text: where those studies are few, or where the
+// keys find many times more and no walk of the range's newest days would stop at the count's cap.
+import { WORKLIST_SEARCH_COUNT_CAP } from '@ris/domain';
+import { sql, type SQL } from 'drizzle-orm';
+import type { TDbOrTx } from '../../../db/client.ts';
+import { queryRows } from '../../../db/rows.ts';
+import type { TWorklistCriteria } from './worklist-criteria.ts';
+import { WALK_DAYS_AT_MOST } from './worklist-search-open.ts';
+
+/**
+ * A search whose range holds at most this many studies under its other filters tests each one's
+ * text instead of asking a trigram index for candidates. The keys of a text most studies share find
+ * every study that holds them: a reporter's last 3 days of "MRN01" (one patient id in ten starts so,
+ * every one with "MRN0") read 49,000 of their facilities' studies of all dates, each for its arrival
+ * and assignee, for 272 (125 ms), where the range's own 300 rows read in a few ms. Testing 2,000
+ * rows' texts costs a few ms at most.
+ */
+export const SEARCH_IN_RANGE_AT_MOST = 2_000;
+
+/**
+ * … and up to this many where the text's keys find more than KEYED_ROWS_PER_RANGE_ROW times as many
+ * studies of all dates (keyedRowsOf: a keyed read over all dates or a range of more weeks than the
+ * week keys serve) and the range's newest WALK_DAYS_AT_MOST days hold too few studies for a walk of
+ * them to reach the count's cap (worklist-dense-search.ts, which then leaves the range to the keys).
+ * A radiologist's nuclear medicine studies of all dates searched for "MRN01" are 2,600 in their 5
+ * facilities, their last month's 900: the walk of that month counted 450 matches, then their
+ * facilities' keys found 25,000 studies of every modality to test (95-240 ms; PostgreSQL estimated the
+ * keyed index's rows at 1), where testing the 2,600 takes 10.
+ */
+export const SEARCH_IN_RANGE_WIDENED_AT_MOST = 10_000;
+const KEYED_ROWS_PER_RANGE_ROW = 3;
+const DAY_MS = 86_400_000;
+
+/** A count of the studies `where` keeps, up to `limit` and one more, as SQL. */
+const countUpTo = (where: SQL, limit: number) =>
+  sql`(select count(*)::int from (select 1 from studies where ${where} limit ${limit + 1}) kept)`;
+
+/**
+ * Whether the studies of the range but for its search are few (`whereFrom`: the range's other filters,
+ * from an instant; counts capped past the limit): SEARCH_IN_RANGE_AT_MOST, or as
+ * SEARCH_IN_RANGE_WIDENED_AT_MOST says (`keyedRows`, the keys' estimate from statistics in memory,
+ * null where it does not apply). The newest days are counted with the first count, and the range
+ * again up to the widened limit only when they hold fewer than the cap: a range of many studies
+ * stops both counts early.
+ */
+export async function rangeHoldsFew(
+  db: TDbOrTx,
+  criteria: Pick<TWorklistCriteria, 'from' | 'to' | 'now'>,
+  whereFrom: (from: Date | null) => SQL,
+  keyedRows: () => Promise<number | null>,
+): Promise<boolean> {
+  const end = criteria.to?.at ?? criteria.now;
+  const walkedFrom = new Date(end.getTime() - WALK_DAYS_AT_MOST * DAY_MS);
+  const longer = criteria.from === null || criteria.from < walkedFrom;
+  const keyed = longer ? await keyedRows() : null;
+  const widened = Math.min(
+    SEARCH_IN_RANGE_WIDENED_AT_MOST,
+    Math.floor((keyed ?? 0) / KEYED_ROWS_PER_RANGE_ROW),
+  );
+  const walked =
+    widened > SEARCH_IN_RANGE_AT_MOST
+      ? countUpTo(whereFrom(walkedFrom), WORKLIST_SEARCH_COUNT_CAP)
+      : sql`null`;
+  const [row] = await queryRows<{ n: number; walked: number | null }>(
+    db,
+    sql`select ${countUpTo(whereFrom(criteria.from), SEARCH_IN_RANGE_AT_MOST)} as n, ${walked} as walked`,
+  );
+  if (!row) return false;
+  if (row.n <= SEARCH_IN_RANGE_AT_MOST) return true;
+  if (row.walked === null || row.walked > WORKLIST_SEARCH_COUNT_CAP) return false;
+  const [range] = await queryRows<{ n: number }>(
+    db,
+    sql`select ${countUpTo(whereFrom(criteria.from), widened)} as n`,
+  );
+  return range !== undefined && range.n <= widened;
+}
