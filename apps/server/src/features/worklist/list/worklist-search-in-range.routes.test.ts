@@ -24,6 +24,19 @@ const STUDIES = 7_000;
 let server: TTestServer;
 let organisationId = '';
 let admin: TPrincipal;
+let recentAdmin: TPrincipal;
+
+/** An admin's principal as the sign-in token gives it. */
+const adminPrincipal = (userId: string, email: string, organisation: string): TPrincipal => ({
+  userId,
+  email,
+  organisationId: organisation,
+  role: 'ADMIN',
+  userType: null,
+  facilityIds: [],
+  sessionId: '',
+  issuedAt: 0,
+});
 let adminToken = '';
 let radiologistToken = '';
 let foreignToken = '';
@@ -34,7 +47,11 @@ let staffFacilities: string[] = [];
  * medicine when g % 10 < 3, else CT, every one described "Zeta Protocol"; patient "Rarename" when g
  * is a multiple of 500; statuses in turn, every 97th deleted.
  */
-async function seed(facilities: readonly Awaited<ReturnType<typeof buildFacility>>[], count: number) {
+async function seed(
+  facilities: readonly Awaited<ReturnType<typeof buildFacility>>[],
+  count: number,
+  minutesApart = 15,
+) {
   const [first] = facilities;
   if (!first) throw new Error('no facility');
   for (const facility of facilities) {
@@ -52,9 +69,9 @@ async function seed(facilities: readonly Awaited<ReturnType<typeof buildFacility
       (case when g % 10 < 3 then 'NM' else 'CT' end)::modality_group,
       (case when g % 97 = 0 then 'DELETED'
         else (array['ORDERED','TO_READ','ASSIGNED','IN_REVIEW','DRAFTED','FINAL'])[g % 6 + 1] end)::study_status,
-      ${NOW.toISOString()}::timestamptz - g * interval '15 minutes',
-      ${NOW.toISOString()}::timestamptz - g * interval '15 minutes',
-      ${NOW.toISOString()}::timestamptz - (g * 15 + g % 53) * interval '1 minute'
+      ${NOW.toISOString()}::timestamptz - g * ${minutesApart}::int * interval '1 minute',
+      ${NOW.toISOString()}::timestamptz - g * ${minutesApart}::int * interval '1 minute',
+      ${NOW.toISOString()}::timestamptz - (g * ${minutesApart}::int + g % 53) * interval '1 minute'
     from generate_series(1, ${count}::int) g
       cross join lateral (select (${ids})[g % ${facilities.length}::int + 1] as id) f`);
 }
@@ -76,16 +93,16 @@ beforeAll(async () => {
   const foreignFacility = await buildFacility(server.db);
   await seed([foreignFacility], 300);
   const foreign = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [foreignFacility] });
-  admin = {
-    userId: adminUser.id,
-    email: adminUser.email,
-    organisationId,
+  admin = adminPrincipal(adminUser.id, adminUser.email, organisationId);
+  // An organisation whose 7,400 studies arrived over the last 15 days: its newest month alone holds
+  // more nuclear medicine studies than the count's cap, which a walk of that month reaches.
+  const recentFacility = await buildFacility(server.db);
+  await seed([recentFacility], 7_400, 3);
+  const recentAdminUser = await buildUser(server.db, {
     role: 'ADMIN',
-    userType: null,
-    facilityIds: [],
-    sessionId: '',
-    issuedAt: 0,
-  };
+    organisationId: recentFacility.organisationId,
+  });
+  recentAdmin = adminPrincipal(recentAdminUser.id, recentAdminUser.email, recentFacility.organisationId);
   adminToken = await tokenFor(server, adminUser);
   radiologistToken = await tokenFor(server, radiologist);
   foreignToken = await tokenFor(server, foreign);
@@ -130,6 +147,10 @@ describe('a range of a few thousand studies searched for a text the keys find in
     expect(rare.searchInRange).toBe(false);
     // Every modality: more studies than the keys find three times over.
     expect((await criteriaOf(`${ALL_DATES}&search=zeta`, admin)).searchInRange).toBe(false);
+    // A range whose newest month holds more than the cap: the walk of that month counts it.
+    expect((await criteriaOf(`${ALL_DATES}&modalities=NM&search=zeta`, recentAdmin)).searchInRange).toBe(
+      false,
+    );
   });
 
   it('lists and counts an admin’s nuclear medicine "zeta" as the oracle', async () => {
