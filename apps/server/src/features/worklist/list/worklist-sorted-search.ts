@@ -19,7 +19,12 @@ import {
   firstArrivalOf,
   probeDensity,
 } from './worklist-dense-search.ts';
-import { PREFIX_SEARCH_ENTRIES, PREFIX_SEARCH_ROWS, prefixWalkSql } from './worklist-page-walk.ts';
+import {
+  PREFIX_SEARCH_ENTRIES,
+  PREFIX_SEARCH_ROWS,
+  prefixStartOf,
+  prefixWalkSql,
+} from './worklist-page-walk.ts';
 import { countSearchByWeeks, countsSearchByWeeks, type TSearchWalk } from './worklist-search-walk.ts';
 import { hotRows } from './worklist-sql.ts';
 
@@ -46,10 +51,16 @@ const ROWS_MARGIN = 1.5;
  */
 const PREFIX_ENTRIES_AT_MOST = 100_000;
 
-/** The share of the organisation's arrivals, first to now, that the range spans (at least 1 %). */
-async function rangeShareOf(database: TDatabase, criteria: TWorklistCriteria): Promise<number> {
+/**
+ * The share of the sort index's entries the walk reads, first to now, that the range spans (at least
+ * 1 %): of the organisation's arrivals, or from the range's start where the walk begins there
+ * (prefixStartOf).
+ */
+async function rangeShareOf(database: TDatabase, criteria: TWorklistCriteria, page: TPage): Promise<number> {
   if (criteria.from === null && criteria.to === null) return 1;
-  const first = await firstArrivalOf(database, criteria.scope.organisationId);
+  const first =
+    prefixStartOf(criteria, page)?.getTime() ??
+    (await firstArrivalOf(database, criteria.scope.organisationId));
   const now = criteria.now.getTime();
   if (first === null || first >= now) return 1;
   const from = Math.max(criteria.from?.getTime() ?? first, first);
@@ -108,7 +119,10 @@ export async function walkSortedSearch(
   const entries =
     rows === null
       ? null
-      : Math.max(PREFIX_SEARCH_ENTRIES, Math.ceil((rows * 2) / (await rangeShareOf(database, criteria))));
+      : Math.max(
+          PREFIX_SEARCH_ENTRIES,
+          Math.ceil((rows * 2) / (await rangeShareOf(database, criteria, page))),
+        );
   if (rows === null || entries === null || entries > PREFIX_ENTRIES_AT_MOST) return collected();
   const counted = byWeeks
     ? await countSearchByWeeks(database, criteria, statuses)
