@@ -83,6 +83,11 @@ export function matrixFilters(
     { name: 'sorted by last update', query: 'sort_by=updated_at&sort_order=desc' },
     // Oldest first from a range's start: walked a day of arrival at a time (migration 0040).
     { name: 'sorted by last update, oldest first', query: 'sort_by=updated_at&sort_order=asc' },
+    // The same with a text: the last update's sort index walked from the range's start (migration 0044).
+    {
+      name: 'search "ab", by last update, oldest first',
+      query: 'search=ab&sort_by=updated_at&sort_order=asc',
+    },
     { name: 'sorted by modality', query: 'sort_by=modality&sort_order=asc' },
     { name: 'sorted by patient id', query: 'sort_by=patient_id&sort_order=asc' },
     { name: 'sorted by study description', query: 'sort_by=study&sort_order=desc' },
