@@ -1,6 +1,6 @@
-// A text without trigram keys that most studies hold ("ri"), under an assignee filter within a list of
-// facilities (worklist-keyless-plan.ts, assigneeLedWhere): the facilities are tested on each row
-// rather than through their index. A reporter is assigned studies in a facility they do not work
+// A text without trigram keys that most studies hold ("ri") in a reporter's own studies
+// (worklist-keyless-plan.ts, assigneeLedWhere): their facilities are tested on each row rather than
+// through their index. A reporter is assigned studies in a facility they do not work
 // in; neither their list nor their tabs show those, and an admin's by_user_ids + facility_ids keeps
 // to the facility asked for. Pages and counts are the oracle's.
 import { STUDY_STATUSES } from '@ris/domain';
@@ -73,6 +73,8 @@ async function oracle(facilities: string[]) {
 }
 
 describe('a common keyless text under an assignee filter within facilities', () => {
+  // The reporter's own studies read from their index; an admin's by_user_ids naming the reporter
+  // within a facility keeps the facilities' index (the reporter's studies may lie elsewhere).
   const cases = [
     { who: 'reporter', extra: '', facilities: () => facilityIds.slice(0, 2) },
     {
