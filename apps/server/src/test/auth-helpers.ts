@@ -1,6 +1,7 @@
 // Sign-in helpers for route tests of any feature.
 import type { TSessionResponse } from '@ris/domain';
 import { eq } from 'drizzle-orm';
+import type { TPrincipal } from '../auth/principal.ts';
 import { issueSession } from '../auth/sign-in.ts';
 import { users } from '../db/schema/index.ts';
 import type { TTestServer } from './test-server.ts';
@@ -29,4 +30,21 @@ export async function tokenFor(server: TTestServer, user: { id: string }): Promi
     userAgent: 'test',
   });
   return session.body.id_token;
+}
+
+/**
+ * An admin's principal as the verifier gives it for a signed-in user, for tests that resolve scopes
+ * or criteria without a request (loadScope, resolveWorklistCriteria).
+ */
+export function adminPrincipal(user: { id: string; email: string }, organisationId: string): TPrincipal {
+  return {
+    userId: user.id,
+    email: user.email,
+    organisationId,
+    role: 'ADMIN',
+    userType: null,
+    facilityIds: [],
+    sessionId: '',
+    issuedAt: 0,
+  };
 }

@@ -16,6 +16,7 @@ export * from './reports.ts';
 export * from './speech-language-models.ts';
 export * from './studies.ts';
 export * from './study-counts.ts';
+export * from './study-records.ts';
 export * from './tags.ts';
 export * from './templates.ts';
 export * from './users.ts';

@@ -1,5 +1,5 @@
-// Studies: the worklist items (imaging studies and orders), their status history and the patient
-// documents attached to them.
+// Studies: the worklist items (imaging studies and orders); their status history and documents are in
+// study-records.ts.
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -12,9 +12,8 @@ import {
   uuid,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import { createdAt, primaryId, timestamps, timestamptz } from './columns.ts';
+import { primaryId, timestamps, timestamptz } from './columns.ts';
 import { modalityGroupEnum, priorityTagEnum, studyStatusEnum } from './enums.ts';
-import { storedFiles } from './files.ts';
 import { facilities, organisations } from './organisations.ts';
 import { pacsArchives } from './pacs.ts';
 import { patients } from './patients.ts';
@@ -292,9 +291,8 @@ export const studies = pgTable(
         ...SORT_INDEX_FILTERS.map((key) => t[key]),
       ),
     ),
-    // - the few studies last updated before they arrived (a server clock behind PostgreSQL's): a walk
-    //   of the last-update sort index oldest first starts at a range's start, and reads these apart
-    //   (migration 0044, worklist-page-walk.ts); a normal change never enters the index
+    // - studies last updated before they arrived (a clock behind PostgreSQL's), read beside a walk
+    //   of the last-update sort index from a range's start (0044, worklist-page-walk.ts)
     index('studies_organisation_updated_before_arrival_idx')
       .on(t.organisationId, t.createdAt, t.updatedAt, t.id)
       .where(sql`${t.updatedAt} < ${t.createdAt}`),
@@ -362,45 +360,5 @@ export const studies = pgTable(
     index('studies_duplicated_from_idx')
       .on(t.duplicatedFromStudyId)
       .where(sql`${t.duplicatedFromStudyId} is not null`),
-  ],
-);
-
-/** Every status change of a study: who, when, from, to (served by GET /worklist/statuses/{id}). */
-export const studyStatusHistory = pgTable(
-  'study_status_history',
-  {
-    id: primaryId(),
-    studyId: uuid('study_id')
-      .notNull()
-      .references(() => studies.id, { onDelete: 'cascade' }),
-    /** Null for the first entry (creation). */
-    fromStatus: studyStatusEnum('from_status'),
-    toStatus: studyStatusEnum('to_status').notNull(),
-    /** Null when the system made the change (PACS import, a job). */
-    changedBy: uuid('changed_by').references(() => users.id, { onDelete: 'restrict' }),
-    comment: text('comment'),
-    createdAt: createdAt(),
-  },
-  (t) => [index('study_status_history_study_created_idx').on(t.studyId, t.createdAt)],
-);
-
-/** Documents uploaded with a study (requisition forms, earlier reports): the spec's patient_documents. */
-export const patientDocuments = pgTable(
-  'patient_documents',
-  {
-    id: primaryId(),
-    studyId: uuid('study_id')
-      .notNull()
-      .references(() => studies.id, { onDelete: 'cascade' }),
-    fileId: uuid('file_id')
-      .notNull()
-      .references(() => storedFiles.id, { onDelete: 'restrict' }),
-    filename: text('filename').notNull(),
-    uploadedBy: uuid('uploaded_by').references(() => users.id, { onDelete: 'restrict' }),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    index('patient_documents_study_idx').on(t.studyId, t.createdAt),
-    index('patient_documents_file_idx').on(t.fileId),
   ],
 );

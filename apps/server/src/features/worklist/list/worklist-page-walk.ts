@@ -284,7 +284,13 @@ export function prefixWalkSql(
     return null;
   }
   const order = orderBy(page, column);
-  const prefix = sortIndexPrefix(criteria, column, order, budget, prefixStartOf(criteria, page));
+  const prefix = sortIndexPrefix({
+    criteria,
+    column,
+    order,
+    budget,
+    startsAt: prefixStartOf(criteria, page),
+  });
   // Aliased as studies, so the filters' "studies"."…" name the prefix's columns; PostgreSQL never
   // moves a condition into a subquery with a LIMIT.
   const { searchText } = criteria;
@@ -325,14 +331,17 @@ export function prefixStartOf(criteria: TWorklistCriteria, page: TPage): Date | 
  * in the statement whatever the filter, one shape for one generic plan: a group the filter leaves out
  * (and the studies of none, under a filter) is skipped by its branch's one-time condition, unread.
  */
-function sortIndexPrefix(
-  criteria: TWorklistCriteria,
-  column: string,
-  order: SQL,
-  budget: SQL,
-  startsAt: Date | null,
-): SQL {
-  const walk = sortIndexWalk(criteria, column, order, budget, startsAt);
+type TSortIndexRead = {
+  criteria: TWorklistCriteria;
+  column: string;
+  order: SQL;
+  budget: SQL;
+  startsAt: Date | null;
+};
+
+function sortIndexPrefix(read: TSortIndexRead): SQL {
+  const { criteria, column, order, budget, startsAt } = read;
+  const walk = sortIndexWalk(read);
   if (startsAt === null) return walk;
   const start = sql`${startsAt.toISOString()}::timestamptz`;
   // The range's studies last updated before it began: updated before they arrived (the partial
@@ -360,13 +369,7 @@ function sortIndexSelect(criteria: TWorklistCriteria, column: string): SQL {
 }
 
 /** The sort index's first `budget` entries in order, from `startsAt` on (see sortIndexPrefix). */
-function sortIndexWalk(
-  criteria: TWorklistCriteria,
-  column: string,
-  order: SQL,
-  budget: SQL,
-  startsAt: Date | null,
-): SQL {
+function sortIndexWalk({ criteria, column, order, budget, startsAt }: TSortIndexRead): SQL {
   const starts = startsAt
     ? sql` and "studies"."updated_at" >= ${startsAt.toISOString()}::timestamptz`
     : sql``;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScope } from '../../../access/scope.ts';
 import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
-import { tokenFor } from '../../../test/auth-helpers.ts';
+import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
@@ -26,17 +26,6 @@ let organisationId = '';
 let admin: TPrincipal;
 let recentAdmin: TPrincipal;
 
-/** An admin's principal as the sign-in token gives it. */
-const adminPrincipal = (userId: string, email: string, organisation: string): TPrincipal => ({
-  userId,
-  email,
-  organisationId: organisation,
-  role: 'ADMIN',
-  userType: null,
-  facilityIds: [],
-  sessionId: '',
-  issuedAt: 0,
-});
 let adminToken = '';
 let radiologistToken = '';
 let foreignToken = '';
@@ -93,7 +82,7 @@ beforeAll(async () => {
   const foreignFacility = await buildFacility(server.db);
   await seed([foreignFacility], 300);
   const foreign = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [foreignFacility] });
-  admin = adminPrincipal(adminUser.id, adminUser.email, organisationId);
+  admin = adminPrincipal(adminUser, organisationId);
   // An organisation whose 7,400 studies arrived over the last 15 days: its newest month alone holds
   // more nuclear medicine studies than the count's cap, which a walk of that month reaches.
   const recentFacility = await buildFacility(server.db);
@@ -102,7 +91,7 @@ beforeAll(async () => {
     role: 'ADMIN',
     organisationId: recentFacility.organisationId,
   });
-  recentAdmin = adminPrincipal(recentAdminUser.id, recentAdminUser.email, recentFacility.organisationId);
+  recentAdmin = adminPrincipal(recentAdminUser, recentFacility.organisationId);
   adminToken = await tokenFor(server, adminUser);
   radiologistToken = await tokenFor(server, radiologist);
   foreignToken = await tokenFor(server, foreign);

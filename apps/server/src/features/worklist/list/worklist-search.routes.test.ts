@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScope } from '../../../access/scope.ts';
 import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
-import { tokenFor } from '../../../test/auth-helpers.ts';
+import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import {
@@ -43,16 +43,7 @@ beforeAll(async () => {
   const facility = await buildFacility(db, { organisationId });
   const admin = await buildUser(db, { role: 'ADMIN', organisationId });
   token = await tokenFor(server, admin);
-  principal = {
-    userId: admin.id,
-    email: admin.email,
-    organisationId,
-    role: 'ADMIN',
-    userType: null,
-    facilityIds: [],
-    sessionId: '',
-    issuedAt: 0,
-  };
+  principal = adminPrincipal(admin, organisationId);
   // Another organisation's Fernández, in the same weeks: never found.
   const foreign = await buildFacility(db);
   const names = [

@@ -7,10 +7,9 @@ import { ZWorklistFilters } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScope } from '../../../access/scope.ts';
-import type { TPrincipal } from '../../../auth/principal.ts';
 import { compileSql } from '../../../db/compile-sql.ts';
 import { queryRows } from '../../../db/rows.ts';
-import { tokenFor } from '../../../test/auth-helpers.ts';
+import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { listWorklist } from '../../../test/worklist-requests.ts';
@@ -28,6 +27,7 @@ let organisationId = '';
 let facilityIds: string[] = [];
 const tokens = { admin: '', radiologist: '', foreign: '' };
 let foreignFacilityId = '';
+let adminId = '';
 
 /**
  * Studies 1..count of `facilities` in turn, one every 10 minutes back from NOW, every patient an
@@ -72,7 +72,9 @@ beforeAll(async () => {
   const foreignFacility = await buildFacility(server.db);
   foreignFacilityId = foreignFacility.id;
   await seed([foreignFacility], 'XW', 3_000);
-  tokens.admin = await tokenFor(server, await buildUser(server.db, { role: 'ADMIN', organisationId }));
+  const admin = await buildUser(server.db, { role: 'ADMIN', organisationId });
+  adminId = admin.id;
+  tokens.admin = await tokenFor(server, admin);
   tokens.radiologist = await tokenFor(
     server,
     await buildUser(server.db, { role: 'RADIOLOGIST', facilities: facilities.slice(0, 1) }),
@@ -136,16 +138,7 @@ describe('a search sorted by last update, oldest first, from a range start', () 
     const filters = ZWorklistFilters.parse(
       Object.fromEntries(new URLSearchParams(`date_range_type=CUSTOM&start_date=${START.toISOString()}`)),
     );
-    const principal: TPrincipal = {
-      userId: '00000000-0000-0000-0000-000000000000',
-      email: 'admin@example.test',
-      organisationId,
-      role: 'ADMIN',
-      userType: null,
-      facilityIds: [],
-      sessionId: '',
-      issuedAt: 0,
-    };
+    const principal = adminPrincipal({ id: adminId, email: 'admin@example.test' }, organisationId);
     const criteria = await resolveWorklistCriteria(
       server.db,
       await loadScope(server.db, principal),
