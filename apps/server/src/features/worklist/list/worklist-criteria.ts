@@ -15,7 +15,7 @@ import { facilities, users } from '../../../db/schema/index.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { AppError } from '../../../http/app-error.ts';
 import { resolveCreatedRange } from './worklist-date-range.ts';
-import { keyedRowsOf, searchModalitiesOf } from './worklist-search-modality.ts';
+import { keyedRowsOf, searchModalitiesOf, weekKeyedRowsOf } from './worklist-search-modality.ts';
 import { rangeHoldsFew } from './worklist-search-in-range.ts';
 import { searchesOpen } from './worklist-search-open.ts';
 import { hasSearchKeys, searchTextConditions } from './worklist-search-text.ts';
@@ -146,6 +146,15 @@ function searchWeeksOf(term: string, range: Pick<TWorklistCriteria, 'from' | 'to
   return Array.from({ length: last - first + 1 }, (_, index) => first + index);
 }
 
+/** Whether a filter but the dates keeps part of the studies: a status it does not read, a modality, a priority. */
+function keepsPartOf(criteria: TWorklistCriteria, read: readonly TStudyStatus[]): boolean {
+  return (
+    !LISTED_STATUSES.every((status) => read.includes(status)) ||
+    criteria.modalities.length > 0 ||
+    criteria.priorityTags.length > 0
+  );
+}
+
 /** Checks the filters against the caller's scope and resolves dates; throws 4xx naming the field. */
 export async function resolveWorklistCriteria(
   db: TDbOrTx,
@@ -206,22 +215,33 @@ export async function resolveWorklistCriteria(
     facilityCount: few ? facilities.length : null,
   });
   // The keys' estimate over all dates (or more weeks than the week keys serve), unless the
-  // modality-keyed index finds the text's few studies of the filter's groups.
-  const keyedRows = () =>
-    searchWeeks === null && searchModalities === null
-      ? keyedRowsOf(db, {
+  // modality-keyed index finds the text's few studies of the filter's groups; over the range's weeks
+  // for the whole organisation where a filter keeps part of its studies (weekKeyedRowsOf).
+  const wholeOrganisation = facilities === null && byUserIds.length === 0;
+  const keyedRows = (longer: boolean) => {
+    if (searchModalities !== null) return Promise.resolve(null);
+    if (searchWeeks === null) {
+      const facilityCount = few ? facilities.length : null;
+      return longer
+        ? keyedRowsOf(db, { searchText: search, organisationId: scope.organisationId, facilityCount })
+        : Promise.resolve(null);
+    }
+    return wholeOrganisation && keepsPartOf(criteria, read)
+      ? weekKeyedRowsOf(db, {
           searchText: search,
           organisationId: scope.organisationId,
-          facilityCount: few ? facilities.length : null,
+          weeks: searchWeeks.length,
+          now,
         })
       : Promise.resolve(null);
+  };
   const unsearched = { ...criteria, searchText: null, searchWeeks: null, searchFacilities: null };
   const whereFrom = (from: Date | null) => worklistWhere(db, { ...unsearched, from }, read);
   if (await rangeHoldsFew(db, criteria, whereFrom, keyedRows)) {
     return { ...criteria, searchWeeks: null, searchFacilities: null, searchInRange: true };
   }
   const reader = {
-    wholeOrganisation: facilities === null && byUserIds.length === 0,
+    wholeOrganisation,
     days: range.from === null ? null : ((range.to?.at ?? now).getTime() - range.from.getTime()) / 86_400_000,
   };
   if (options.reads !== 'tabs' && (await searchesOpen(db, search, criteria.statuses, reader))) {

@@ -15,7 +15,7 @@ import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../.
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
 import { resolveWorklistCriteria } from './worklist-criteria.ts';
-import { SEARCH_IN_RANGE_AT_MOST } from './worklist-search-in-range.ts';
+import { SEARCH_IN_RANGE_AT_MOST, SEARCH_IN_RANGE_SHORT_AT_MOST } from './worklist-search-in-range.ts';
 
 const NOW = new Date('2026-11-19T12:00:00Z');
 const ALL_DATES = 'date_range_type=CUSTOM';
@@ -27,6 +27,8 @@ let admin: TPrincipal;
 let recentAdmin: TPrincipal;
 
 let adminToken = '';
+let recentAdminToken = '';
+let recentOrganisationId = '';
 let radiologistToken = '';
 let foreignToken = '';
 let staffFacilities: string[] = [];
@@ -92,6 +94,8 @@ beforeAll(async () => {
     organisationId: recentFacility.organisationId,
   });
   recentAdmin = adminPrincipal(recentAdminUser, recentFacility.organisationId);
+  recentOrganisationId = recentFacility.organisationId;
+  recentAdminToken = await tokenFor(server, recentAdminUser);
   adminToken = await tokenFor(server, adminUser);
   radiologistToken = await tokenFor(server, radiologist);
   foreignToken = await tokenFor(server, foreign);
@@ -102,7 +106,13 @@ beforeAll(async () => {
 afterAll(async () => server.close());
 
 async function criteriaOf(query: string, caller: TPrincipal) {
-  const filters = ZWorklistFilters.parse(Object.fromEntries(new URLSearchParams(query)));
+  // Repeated parameters (statuses) as arrays, as the route's query parser gives them.
+  const params: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(query)) {
+    const held = params[key];
+    params[key] = held === undefined ? value : [...(Array.isArray(held) ? held : [held]), value];
+  }
+  const filters = ZWorklistFilters.parse(params);
   return resolveWorklistCriteria(server.db, await loadScope(server.db, caller), filters, NOW);
 }
 
@@ -182,5 +192,52 @@ describe('a range of a few thousand studies searched for a text the keys find in
     );
     expect(foreign.total).toBe(90 - 1);
     expect(foreign.items.every((item) => !ids(want).includes(item.id))).toBe(true);
+  });
+});
+
+/** The recent organisation's studies of `statuses` holding "zeta" (every one), newest first. */
+async function recentOracle(statuses: readonly string[]) {
+  return queryRows<{ id: string; patient_name: string }>(
+    server.db,
+    sql`select id, patient_name from studies
+      where organisation_id = ${recentOrganisationId}::uuid and status::text = any(${`{${statuses.join(',')}}`}::text[])
+        and strpos(search_text, 'zeta') > 0 and created_at >= ${NOW.toISOString()}::timestamptz - interval '1 month'
+      order by created_at desc, id desc`,
+  );
+}
+
+describe('a month whose other filters keep a few thousand of its studies, for a text the week keys find in many more', () => {
+  const MONTH_SETTLED = 'date_range_type=LAST_1_MONTH&statuses=FINAL&statuses=DRAFTED&search=zeta';
+
+  it('tests the month’s own rows where a filter keeps part of them, and keeps the keys otherwise', async () => {
+    const kept = await recentOracle(['FINAL', 'DRAFTED']);
+    expect(kept.length).toBeGreaterThan(SEARCH_IN_RANGE_AT_MOST);
+    expect(kept.length).toBeLessThanOrEqual(SEARCH_IN_RANGE_SHORT_AT_MOST);
+    const narrowed = await criteriaOf(MONTH_SETTLED, recentAdmin);
+    expect(narrowed.searchWeeks).toBeNull();
+    expect(narrowed.searchInRange).toBe(true);
+    // No filter but the dates: the month's 7,400 studies are more than the keys' third.
+    const whole = await criteriaOf('date_range_type=LAST_1_MONTH&search=zeta', recentAdmin);
+    expect(whole.searchInRange).toBe(false);
+    expect(whole.searchWeeks).not.toBeNull();
+  });
+
+  it('lists the month exactly, by arrival and by name, with the exact total', async () => {
+    const want = await recentOracle(['FINAL', 'DRAFTED']);
+    const page = await listWorklist(server, recentAdminToken, `${MONTH_SETTLED}&limit=25&offset=40`);
+    expect(ids(page.items)).toEqual(ids(want.slice(40, 65)));
+    expect({ total: page.total, capped: page.total_capped }).toEqual({ total: want.length, capped: false });
+    const byName = [...want].sort((a, b) =>
+      a.patient_name === b.patient_name ? (a.id < b.id ? -1 : 1) : a.patient_name < b.patient_name ? -1 : 1,
+    );
+    const named = await listWorklist(
+      server,
+      recentAdminToken,
+      `${MONTH_SETTLED}&sort_by=patient_name&sort_order=asc&limit=25&offset=100`,
+    );
+    expect(ids(named.items)).toEqual(ids(byName.slice(100, 125)));
+    // Another organisation's admin, the same request: none of these studies.
+    const other = await listWorklist(server, adminToken, `${MONTH_SETTLED}&limit=100`);
+    expect(other.items.some((item) => ids(want).includes(item.id))).toBe(false);
   });
 });

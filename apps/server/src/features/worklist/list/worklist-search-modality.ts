@@ -23,21 +23,42 @@ import { estimateRows, keyStatsOf, pairsOf, STATS_MAX_AGE_MS, trigramsOf } from 
 export const SEARCH_MODALITY_AT_MOST = 10_000;
 const AT_MOST_SHARE = 4;
 
-const facilityCounts = new WeakMap<object, Map<string, { count: number; readAt: number }>>();
+type THeld = { value: number | null; readAt: number };
+const held = new WeakMap<object, Map<string, THeld>>();
+
+/** A per-organisation figure read at most once per STATS_MAX_AGE_MS per database (`key` names it). */
+async function heldFigure(db: TDbOrTx, key: string, read: () => Promise<number | null>) {
+  const figures = held.get(db) ?? new Map<string, THeld>();
+  held.set(db, figures);
+  const figure = figures.get(key);
+  if (figure && Date.now() - figure.readAt < STATS_MAX_AGE_MS) return figure.value;
+  const value = await read();
+  figures.set(key, { value, readAt: Date.now() });
+  return value;
+}
 
 /** How many facilities the organisation has, from memory for STATS_MAX_AGE_MS. */
 async function facilityCountOf(db: TDbOrTx, organisationId: string): Promise<number> {
-  const counts = facilityCounts.get(db) ?? new Map<string, { count: number; readAt: number }>();
-  facilityCounts.set(db, counts);
-  const held = counts.get(organisationId);
-  if (held && Date.now() - held.readAt < STATS_MAX_AGE_MS) return held.count;
-  const [row] = await queryRows<{ count: number }>(
-    db,
-    sql`select count(*)::int as count from facilities where organisation_id = ${organisationId}::uuid`,
-  );
-  const count = row?.count ?? 0;
-  counts.set(organisationId, { count, readAt: Date.now() });
-  return count;
+  const count = await heldFigure(db, `facilities:${organisationId}`, async () => {
+    const [row] = await queryRows<{ count: number }>(
+      db,
+      sql`select count(*)::int as count from facilities where organisation_id = ${organisationId}::uuid`,
+    );
+    return row?.count ?? 0;
+  });
+  return count ?? 0;
+}
+
+/** The organisation's first arrival in epoch milliseconds (null without studies), from memory likewise. */
+function firstArrivalHeld(db: TDbOrTx, organisationId: string): Promise<number | null> {
+  return heldFigure(db, `first:${organisationId}`, async () => {
+    const [row] = await queryRows<{ first: number | null }>(
+      db,
+      sql`select floor(extract(epoch from min(created_at)) * 1000)::float8 as first from studies
+        where organisation_id = ${organisationId}::uuid`,
+    );
+    return row?.first ?? null;
+  });
 }
 
 /**
@@ -122,4 +143,23 @@ export async function keyedRowsOf(
       ? 1
       : await facilityShareOf(db, search.organisationId, facilityCount);
   return keyed.inAnyGroup * share;
+}
+
+const WEEK_MS = 7 * 86_400_000;
+
+/**
+ * How many studies the week-keyed read of `searchText` over `weeks` weeks of the whole organisation
+ * finds: the estimate over all dates (keyedCandidates, in any group) times the weeks' share of the
+ * organisation's archive, first arrival to `now` (a text spread evenly over time). Null where no
+ * estimate is known.
+ */
+export async function weekKeyedRowsOf(
+  db: TDbOrTx,
+  search: { searchText: string; organisationId: string; weeks: number; now: Date },
+): Promise<number | null> {
+  const keyed = await keyedCandidates(db, search.searchText);
+  const first = keyed && (await firstArrivalHeld(db, search.organisationId));
+  if (!keyed || first === null) return null;
+  const span = search.now.getTime() - first;
+  return span <= 0 ? keyed.inAnyGroup : keyed.inAnyGroup * Math.min(1, (search.weeks * WEEK_MS) / span);
 }
