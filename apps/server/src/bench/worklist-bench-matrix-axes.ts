@@ -69,6 +69,10 @@ export function matrixFilters(
     { name: 'In Progress tab + search "brain"', query: `${inProgress}&search=brain` },
     { name: 'In Progress tab + search "MRN01"', query: `${inProgress}&search=MRN01` },
     { name: 'Ordered tab + search "ab"', query: 'statuses=ORDERED&search=ab' },
+    // A common text under a filter that keeps a few thousand of a month's studies (a status picked in
+    // the filter, a priority): the range's own rows tested, not the text's every study.
+    { name: 'Drafted + search "brain"', query: 'statuses=DRAFTED&search=brain' },
+    { name: 'priority URGENT + search "brain"', query: 'priority_tags=URGENT&search=brain' },
     // Texts no trigram index knows (fewer than three ASCII letters or digits in a row), as typed.
     { name: 'search "a"', query: 'search=a' },
     { name: 'search "sm"', query: 'search=sm' },
@@ -78,6 +82,11 @@ export function matrixFilters(
     // migration 0036) or study date, alone and with a keyless text (common, clustered by name, nowhere).
     { name: 'sorted by patient name', query: 'sort_by=patient_name&sort_order=asc' },
     { name: 'sorted by study date, oldest first', query: 'sort_by=datetime&sort_order=asc' },
+    // A few thousand matches over all dates, scattered: walked from the column's sort index.
+    {
+      name: 'Ordered + To read, NM + MRI, by series count',
+      query: `${repeated('statuses', ['ORDERED', 'TO_READ'])}&${repeated('modalities', ['NM', 'MRI'])}&sort_by=series_count&sort_order=asc`,
+    },
     { name: 'sorted by study date, newest first', query: 'sort_by=datetime&sort_order=desc' },
     // The other column headers (walked on their own sort indexes past 2,000 matches, migration 0034).
     { name: 'sorted by last update', query: 'sort_by=updated_at&sort_order=desc' },

@@ -1,6 +1,6 @@
 // How far a page sorted by a column header walks the column's sort index before collecting its matches
-// (prefixWalkBudget): widened to 10 entries a match past 10,000 matches, where collecting reads each
-// match's row, but to one entry a match for an admin's modality filter over a range with a start,
+// (prefixWalkBudget): widened to 10 entries a match past 10,000 matches (2,000 over all dates, whose
+// rows lie scattered), where collecting reads each match's row, but to one entry a match for an admin's modality filter over a range with a start,
 // whose matches are collected from an index holding their sort keys (migration 0038).
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +37,17 @@ describe('the prefix walk budget', () => {
       expect(collectsFromModalityIndex(criteria)).toBe(false);
       expect(budgetOf(criteria).sql).toContain('t.total::bigint * 10');
     }
+  });
+
+  it('widens from 2,000 matches over all dates, from 10,000 over a range with a start', () => {
+    const allDates = budgetOf(worklistCriteria({ statuses: ['ORDERED'] }));
+    expect(allDates.sql).toBe(
+      'greatest($1::bigint, case when t.total >= $2::int then t.total::bigint * 10 else 0 end)',
+    );
+    expect(allDates.params).toEqual([5_000, 2_000]);
+    expect(budgetOf(worklistCriteria({ statuses: ['ORDERED'], from: MONTH_AGO })).params).toEqual([
+      5_000, 10_000,
+    ]);
   });
 
   it('widens for a facility filter, an assignee and staff, whose matches other indexes collect', () => {
