@@ -1,5 +1,6 @@
 // Worklist criteria as the list route resolves them, for unit tests of the statements' forms: an admin
 // of one organisation with every facility, a week's status tab, and whatever the test changes.
+import { ZWorklistFilters, type TWorklistFilters } from '@ris/domain';
 import type { TWorklistCriteria } from '../features/worklist/list/worklist-criteria.ts';
 
 const ORGANISATION = '11111111-1111-4111-8111-111111111111';
@@ -39,4 +40,14 @@ export function worklistCriteria(patch: Partial<TWorklistCriteria> = {}): TWorkl
     now: new Date('2026-11-19T12:00:00Z'),
     ...patch,
   };
+}
+
+/** A query string's worklist filters as the route parses them: a repeated parameter (statuses) an array. */
+export function worklistFiltersOf(query: string): TWorklistFilters {
+  const params: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(query)) {
+    const held = params[key];
+    params[key] = held === undefined ? value : [...(Array.isArray(held) ? held : [held]), value];
+  }
+  return ZWorklistFilters.parse(params);
 }

@@ -3,7 +3,6 @@
 // studies' keys still serve where they find few (searchOpen, worklist-criteria.ts), rather than the
 // month's rows being tested (searchInRange, as for settled statuses: worklist-search-in-range
 // .routes.test.ts). Pages and totals are the oracle's; another organisation's admin sees none.
-import { ZWorklistFilters } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScope } from '../../../access/scope.ts';
@@ -11,6 +10,7 @@ import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildStudy, buildUser } from '../../../test/factories.ts';
+import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { listWorklist } from '../../../test/worklist-requests.ts';
 import { resolveWorklistCriteria } from './worklist-criteria.ts';
@@ -56,12 +56,7 @@ beforeAll(async () => {
 afterAll(async () => server.close());
 
 async function criteriaOf(query: string) {
-  const params: Record<string, string | string[]> = {};
-  for (const [key, value] of new URLSearchParams(query)) {
-    const held = params[key];
-    params[key] = held === undefined ? value : [...(Array.isArray(held) ? held : [held]), value];
-  }
-  const filters = ZWorklistFilters.parse(params);
+  const filters = worklistFiltersOf(query);
   return resolveWorklistCriteria(server.db, await loadScope(server.db, admin), filters, NOW);
 }
 

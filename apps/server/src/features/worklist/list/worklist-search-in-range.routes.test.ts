@@ -4,7 +4,7 @@
 // tested (searchInRange) instead of the text's candidates of every modality; a rare text keeps its
 // keys. Either way the pages are the oracle's, totals and tabs exact, for an admin, a radiologist's
 // facilities and another organisation.
-import { STUDY_STATUSES, ZWorklistFilters } from '@ris/domain';
+import { STUDY_STATUSES } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScope } from '../../../access/scope.ts';
@@ -12,6 +12,7 @@ import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
+import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
 import { resolveWorklistCriteria } from './worklist-criteria.ts';
@@ -106,13 +107,7 @@ beforeAll(async () => {
 afterAll(async () => server.close());
 
 async function criteriaOf(query: string, caller: TPrincipal) {
-  // Repeated parameters (statuses) as arrays, as the route's query parser gives them.
-  const params: Record<string, string | string[]> = {};
-  for (const [key, value] of new URLSearchParams(query)) {
-    const held = params[key];
-    params[key] = held === undefined ? value : [...(Array.isArray(held) ? held : [held]), value];
-  }
-  const filters = ZWorklistFilters.parse(params);
+  const filters = worklistFiltersOf(query);
   return resolveWorklistCriteria(server.db, await loadScope(server.db, caller), filters, NOW);
 }
 

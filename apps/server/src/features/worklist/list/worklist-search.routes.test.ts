@@ -1,7 +1,7 @@
 // GET /worklist search over date ranges: the week-keyed trigram index (migration 0005) must find
 // exactly what the plain LIKE on search_text finds, at week edges, for texts with and without an
 // ASCII trigram, over short, long and open ranges; and a bounded search must be planned on it.
-import { ZWorklistFilters, type TWorklistListResponse, type TWorklistStatusCounts } from '@ris/domain';
+import type { TWorklistListResponse, TWorklistStatusCounts } from '@ris/domain';
 import { sql, TransactionRollbackError } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScope } from '../../../access/scope.ts';
@@ -9,6 +9,7 @@ import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
+import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import {
   MAX_SEARCH_WEEKS,
@@ -191,7 +192,7 @@ const TERMS = [
 
 /** The worklist criteria of a query string, as the route resolves them for the admin. */
 async function criteriaOf(query: string, caller: TPrincipal = principal) {
-  const filters = ZWorklistFilters.parse(Object.fromEntries(new URLSearchParams(query)));
+  const filters = worklistFiltersOf(query);
   return resolveWorklistCriteria(server.db, await loadScope(server.db, caller), filters, NOW);
 }
 

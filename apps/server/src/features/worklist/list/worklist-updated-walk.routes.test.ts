@@ -3,7 +3,6 @@
 // updated before it began (a server clock behind PostgreSQL's) are read apart from the partial index
 // studies_organisation_updated_before_arrival_idx. The pages are the oracle's, those studies first,
 // for an admin, a radiologist's facility and another organisation's radiologist.
-import { ZWorklistFilters } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScope } from '../../../access/scope.ts';
@@ -11,6 +10,7 @@ import { compileSql } from '../../../db/compile-sql.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { listWorklist } from '../../../test/worklist-requests.ts';
 import { resolveWorklistCriteria } from './worklist-criteria.ts';
@@ -135,9 +135,7 @@ describe('a search sorted by last update, oldest first, from a range start', () 
   }
 
   it('walks the sort index from the start and reads the studies updated before arrival from their index', async () => {
-    const filters = ZWorklistFilters.parse(
-      Object.fromEntries(new URLSearchParams(`date_range_type=CUSTOM&start_date=${START.toISOString()}`)),
-    );
+    const filters = worklistFiltersOf(`date_range_type=CUSTOM&start_date=${START.toISOString()}`);
     const principal = adminPrincipal({ id: adminId, email: 'admin@example.test' }, organisationId);
     const criteria = await resolveWorklistCriteria(
       server.db,
