@@ -12,10 +12,15 @@ import type { TScope } from '../../../access/scope.ts';
 import type { TDbOrTx } from '../../../db/client.ts';
 import { oneOf } from '../../../db/one-of.ts';
 import { facilities, users } from '../../../db/schema/index.ts';
-import { queryRows } from '../../../db/rows.ts';
 import { AppError } from '../../../http/app-error.ts';
 import { resolveCreatedRange } from './worklist-date-range.ts';
-import { keyedRowsOf, searchModalitiesOf, weekKeyedRowsOf } from './worklist-search-modality.ts';
+import {
+  facilityCountOf,
+  firstArrivalHeld,
+  keyedRowsOf,
+  searchModalitiesOf,
+  weekKeyedRowsOf,
+} from './worklist-search-modality.ts';
 import { rangeHoldsFew } from './worklist-search-in-range.ts';
 import { searchesOpen } from './worklist-search-open.ts';
 import { hasSearchKeys, searchTextConditions } from './worklist-search-text.ts';
@@ -261,7 +266,7 @@ export async function resolveWorklistCriteria(
  * range's weeks, as if every facility received as many: then the facility keys find fewer rows to
  * check than the week keys (a radiologist at 5 of 100 facilities, over a month of a 13-week archive,
  * reads 2,400 rows instead of 4,000; over a month of 5 years the weeks win). Read from the
- * organisation's facility count and first arrival (an index probe).
+ * organisation's facility count and first arrival, held in memory (worklist-search-modality.ts).
  */
 async function fewerInFacilities(
   db: TDbOrTx,
@@ -271,15 +276,11 @@ async function fewerInFacilities(
   now: Date,
 ): Promise<boolean> {
   const { organisationId } = criteria.scope;
-  const [row] = await queryRows<{ facilities: number; first: number | null }>(
-    db,
-    sql`select (select count(*) from facilities where organisation_id = ${organisationId}::uuid)::int as facilities,
-      (select floor(extract(epoch from min(created_at)) * 1000) from studies
-        where organisation_id = ${organisationId}::uuid)::float8 as first`,
-  );
-  if (!row || row.first === null || row.facilities === 0) return false;
-  const archiveWeeks = Math.max(1, (now.getTime() - row.first) / WEEK_MS);
-  return (facilityCount / row.facilities) * archiveWeeks < weekCount;
+  const facilities = await facilityCountOf(db, organisationId);
+  const first = await firstArrivalHeld(db, organisationId);
+  if (first === null || facilities === 0) return false;
+  const archiveWeeks = Math.max(1, (now.getTime() - first) / WEEK_MS);
+  return (facilityCount / facilities) * archiveWeeks < weekCount;
 }
 
 /**

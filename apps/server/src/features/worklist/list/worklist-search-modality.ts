@@ -38,7 +38,7 @@ async function heldFigure(db: TDbOrTx, key: string, read: () => Promise<number |
 }
 
 /** How many facilities the organisation has, from memory for STATS_MAX_AGE_MS. */
-async function facilityCountOf(db: TDbOrTx, organisationId: string): Promise<number> {
+export async function facilityCountOf(db: TDbOrTx, organisationId: string): Promise<number> {
   const count = await heldFigure(db, `facilities:${organisationId}`, async () => {
     const [row] = await queryRows<{ count: number }>(
       db,
@@ -50,7 +50,7 @@ async function facilityCountOf(db: TDbOrTx, organisationId: string): Promise<num
 }
 
 /** The organisation's first arrival in epoch milliseconds (null without studies), from memory likewise. */
-function firstArrivalHeld(db: TDbOrTx, organisationId: string): Promise<number | null> {
+export function firstArrivalHeld(db: TDbOrTx, organisationId: string): Promise<number | null> {
   return heldFigure(db, `first:${organisationId}`, async () => {
     const [row] = await queryRows<{ first: number | null }>(
       db,
