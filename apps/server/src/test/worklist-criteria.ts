@@ -34,6 +34,7 @@ export function worklistCriteria(patch: Partial<TWorklistCriteria> = {}): TWorkl
     searchWeeks: null,
     searchFacilities: null,
     searchInRange: false,
+    searchRunsTested: false,
     searchOpen: false,
     searchModalities: null,
     dateKey: 'LAST_1_WEEK UTC',

@@ -21,8 +21,8 @@ import {
   searchModalitiesOf,
   weekKeyedRowsOf,
 } from './worklist-search-modality.ts';
-import { rangeHoldsFew } from './worklist-search-in-range.ts';
-import { searchesOpen } from './worklist-search-open.ts';
+import { rangeTestOf } from './worklist-search-in-range.ts';
+import { searchesOpen, WALK_DAYS_AT_MOST } from './worklist-search-open.ts';
 import { hasSearchKeys, searchTextConditions } from './worklist-search-text.ts';
 
 /** The statuses every default list shows (the All tab; DELETED is in no tab). */
@@ -62,10 +62,17 @@ export type TWorklistCriteria = {
   /**
    * With a search whose text has a trigram, by a caller whose range holds at most
    * SEARCH_IN_RANGE_AT_MOST studies under the other filters (more where the text's keys find many more:
-   * rangeHoldsFew): each one's text is tested, no index finds candidates (searchWeeks and
+   * rangeTestOf): each one's text is tested, no index finds candidates (searchWeeks and
    * searchFacilities are then null).
    */
   searchInRange: boolean;
+  /**
+   * With a search walked in runs of weeks by the whole organisation (worklist-search-walk.ts) over more
+   * than the walked days, under a filter that keeps few of the newest days' studies where the week
+   * keys find many times as many (rangeTestOf): each run's studies are tested rather than found by
+   * the week keys.
+   */
+  searchRunsTested: boolean;
   /**
    * With a search in open studies' tabs only (no FINAL, no DELETED) whose text few open studies hold
    * (worklist-search-open.ts): the open studies' index finds the candidates (migration 0042; the
@@ -203,6 +210,7 @@ export async function resolveWorklistCriteria(
     searchWeeks: options.keyedSearch ? searchWeeks : null,
     searchFacilities: null,
     searchInRange: false,
+    searchRunsTested: false,
     searchOpen: false,
     searchModalities: null,
     now,
@@ -226,32 +234,33 @@ export async function resolveWorklistCriteria(
   };
   // Open statuses alone (Ordered, In progress) whose open studies' keys find few (statistics in memory).
   const open = options.reads !== 'tabs' && (await searchesOpen(db, search, criteria.statuses, reader));
-  // The keys' estimate over all dates (or more weeks than the week keys serve), unless the
-  // modality-keyed index finds the text's few studies of the filter's groups; over the range's weeks
-  // for the whole organisation where a filter keeps part of its studies (weekKeyedRowsOf), unless the
-  // open studies' keys serve (an admin's month of Ordered "bone": 6 ms, 15 testing its 6,400).
+  // The week keys' estimate over `weeks` weeks for the whole organisation where a filter keeps part
+  // of its studies (weekKeyedRowsOf), unless the open studies' keys serve (an admin's month of Ordered
+  // "bone": 6 ms, 15 testing its 6,400) or the modality-keyed index finds the text's few studies of
+  // the filter's groups.
+  const weekKeyed = (weeks: number) =>
+    wholeOrganisation && !open && searchModalities === null && keepsPartOf(criteria, read)
+      ? weekKeyedRowsOf(db, { searchText: search, organisationId: scope.organisationId, weeks, now })
+      : Promise.resolve(null);
+  // The keys' estimate over all dates (or more weeks than the week keys serve), or over the range's weeks.
   const keyedRows = (longer: boolean) => {
     if (searchModalities !== null) return Promise.resolve(null);
-    if (searchWeeks === null) {
-      const facilityCount = few ? facilities.length : null;
-      return longer
-        ? keyedRowsOf(db, { searchText: search, organisationId: scope.organisationId, facilityCount })
-        : Promise.resolve(null);
-    }
-    return wholeOrganisation && !open && keepsPartOf(criteria, read)
-      ? weekKeyedRowsOf(db, {
-          searchText: search,
-          organisationId: scope.organisationId,
-          weeks: searchWeeks.length,
-          now,
-        })
+    if (searchWeeks !== null) return weekKeyed(searchWeeks.length);
+    const facilityCount = few ? facilities.length : null;
+    return longer
+      ? keyedRowsOf(db, { searchText: search, organisationId: scope.organisationId, facilityCount })
       : Promise.resolve(null);
   };
+  // … over the walked days, where the organisation's walk in runs of weeks may test its runs.
+  const walkedKeyedRows = () =>
+    hasSearchKeys(search) ? weekKeyed(WALK_DAYS_AT_MOST / 7) : Promise.resolve(null);
   const unsearched = { ...criteria, searchText: null, searchWeeks: null, searchFacilities: null };
   const whereFrom = (from: Date | null) => worklistWhere(db, { ...unsearched, from }, read);
-  if (await rangeHoldsFew(db, criteria, whereFrom, keyedRows)) {
+  const test = await rangeTestOf(db, criteria, whereFrom, keyedRows, walkedKeyedRows);
+  if (test === 'range') {
     return { ...criteria, searchWeeks: null, searchFacilities: null, searchInRange: true };
   }
+  if (test === 'runs') return { ...criteria, searchRunsTested: true };
   if (open) return { ...criteria, searchWeeks: null, searchFacilities: null, searchOpen: true };
   if (searchModalities) return { ...criteria, searchWeeks: null, searchModalities };
   if (!few || !hasSearchKeys(search)) return criteria;

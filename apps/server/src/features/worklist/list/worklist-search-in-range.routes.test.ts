@@ -1,5 +1,5 @@
 // A search whose range holds a few thousand studies under its other filters, for a text the keys find
-// in many more (worklist-criteria.ts, rangeHoldsFew): "zeta" is in every study's description, and the
+// in many more (worklist-criteria.ts, rangeTestOf): "zeta" is in every study's description, and the
 // nuclear medicine studies of all dates are 2,100 of the organisation's 7,000. The range's own rows are
 // tested (searchInRange) instead of the text's candidates of every modality; a rare text keeps its
 // keys. Either way the pages are the oracle's, totals and tabs exact, for an admin, a radiologist's

@@ -1,6 +1,8 @@
 // Whether a search tests the text of each study its other filters keep (searchInRange), rather than
 // reading the candidates a keyed index finds for the text: where those studies are few, or where the
-// keys find many times more and no walk of the range's newest days would stop at the count's cap.
+// keys find many times more and no walk of the range's newest days would stop at the count's cap;
+// or whether an organisation's walk in runs of weeks tests each study of its runs (searchRunsTested),
+// where the newest days hold the cap's matches among few studies that the week keys find many times.
 import { WORKLIST_SEARCH_COUNT_CAP } from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
@@ -44,22 +46,36 @@ const countUpTo = (where: SQL, limit: number) =>
   sql`(select count(*)::int from (select 1 from studies where ${where} limit ${limit + 1}) kept)`;
 
 /**
- * Whether the studies of the range but for its search are few (`whereFrom`: the range's other filters,
- * from an instant; counts capped past the limit): SEARCH_IN_RANGE_AT_MOST, or as
- * SEARCH_IN_RANGE_WIDENED_AT_MOST says (`keyedRows`, the keys' estimate from statistics in memory for
- * a range longer than the walked days or not, null where it does not apply). A range longer than the
- * walked days has its newest days counted with the first count, and the range again up to the
- * widened limit only when they hold fewer than the cap: a range of many studies stops both counts
- * early. A range within the walked days is counted once, up to SEARCH_IN_RANGE_SHORT_AT_MOST where
- * the keys find three times as many (an admin's month of "ct brain" tagged urgent or oncology: 3,700
- * studies, where the week keys read 100,000 holding "brain": 120-330 ms, 13 ms tested).
+ * How a search finds its matches (rangeTestOf): `range`, each study of the range its other filters
+ * keep is tested (searchInRange); `runs`, the walk's runs of weeks test each of theirs
+ * (searchRunsTested, worklist-search-walk.ts); `keys`, a keyed index finds the candidates.
  */
-export async function rangeHoldsFew(
+export type TRangeTest = 'range' | 'runs' | 'keys';
+
+/**
+ * How a search finds its matches (TRangeTest). `range` where the studies of the range but for its
+ * search are few (`whereFrom`: the range's other filters, from an instant; counts capped past the
+ * limit): SEARCH_IN_RANGE_AT_MOST, or as SEARCH_IN_RANGE_WIDENED_AT_MOST says (`keyedRows`, the keys'
+ * estimate from statistics in memory for a range longer than the walked days or not, null where it
+ * does not apply). A range longer than the walked days has its newest days counted with the first
+ * count, and the range again up to the widened limit only when they hold fewer than the cap: a range
+ * of many studies stops both counts early. A range within the walked days is counted once, up to
+ * SEARCH_IN_RANGE_SHORT_AT_MOST where the keys find three times as many (an admin's month of "ct
+ * brain" tagged urgent or oncology: 3,700 studies, where the week keys read 100,000 holding "brain":
+ * 120-330 ms, 13 ms tested).
+ * `runs` where a longer range's walked days hold more than the cap but at most
+ * SEARCH_IN_RANGE_SHORT_AT_MOST, and the week keys find three times as many there (`walkedKeyedRows`,
+ * null where the walk does not apply): an admin's Drafted "brain" over all dates, 12,000 studies of
+ * which the newest month's 5,500 hold the cap's matches, where the runs' week keys read the 120,000
+ * studies of seven weeks holding "brain" (110-130 ms).
+ */
+export async function rangeTestOf(
   db: TDbOrTx,
   criteria: Pick<TWorklistCriteria, 'from' | 'to' | 'now'>,
   whereFrom: (from: Date | null) => SQL,
   keyedRows: (longer: boolean) => Promise<number | null>,
-): Promise<boolean> {
+  walkedKeyedRows: () => Promise<number | null>,
+): Promise<TRangeTest> {
   const end = criteria.to?.at ?? criteria.now;
   const walkedFrom = new Date(end.getTime() - WALK_DAYS_AT_MOST * DAY_MS);
   const longer = criteria.from === null || criteria.from < walkedFrom;
@@ -68,21 +84,29 @@ export async function rangeHoldsFew(
     longer ? SEARCH_IN_RANGE_WIDENED_AT_MOST : SEARCH_IN_RANGE_SHORT_AT_MOST,
     Math.floor((keyed ?? 0) / KEYED_ROWS_PER_RANGE_ROW),
   );
+  const runs = longer
+    ? Math.min(
+        SEARCH_IN_RANGE_SHORT_AT_MOST,
+        Math.floor(((await walkedKeyedRows()) ?? 0) / KEYED_ROWS_PER_RANGE_ROW),
+      )
+    : 0;
   const first = longer ? SEARCH_IN_RANGE_AT_MOST : Math.max(SEARCH_IN_RANGE_AT_MOST, widened);
   const walked =
-    longer && widened > SEARCH_IN_RANGE_AT_MOST
-      ? countUpTo(whereFrom(walkedFrom), WORKLIST_SEARCH_COUNT_CAP)
+    longer && (widened > SEARCH_IN_RANGE_AT_MOST || runs > WORKLIST_SEARCH_COUNT_CAP)
+      ? countUpTo(whereFrom(walkedFrom), Math.max(WORKLIST_SEARCH_COUNT_CAP, runs))
       : sql`null`;
   const [row] = await queryRows<{ n: number; walked: number | null }>(
     db,
     sql`select ${countUpTo(whereFrom(criteria.from), first)} as n, ${walked} as walked`,
   );
-  if (!row) return false;
-  if (row.n <= first) return true;
-  if (row.walked === null || row.walked > WORKLIST_SEARCH_COUNT_CAP) return false;
+  if (!row) return 'keys';
+  if (row.n <= first) return 'range';
+  if (row.walked === null) return 'keys';
+  if (row.walked > WORKLIST_SEARCH_COUNT_CAP) return row.walked <= runs ? 'runs' : 'keys';
+  if (widened <= SEARCH_IN_RANGE_AT_MOST) return 'keys';
   const [range] = await queryRows<{ n: number }>(
     db,
     sql`select ${countUpTo(whereFrom(criteria.from), widened)} as n`,
   );
-  return range !== undefined && range.n <= widened;
+  return range !== undefined && range.n <= widened ? 'range' : 'keys';
 }

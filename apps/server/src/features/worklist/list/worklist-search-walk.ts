@@ -8,7 +8,9 @@
 // reads a week or two, where counting it exactly read every week of the range (12,000 rows over all
 // dates at 1,000,000 studies over 90 days, 4,000 over a month; years of studies would be years of
 // rows). Runs double (1, 2, 4, 8, 16 weeks), then the rest of the range is one run on the plain
-// trigram index (KEYED_RUNS), so a rare text still reads the range in a few statements.
+// trigram index (KEYED_RUNS), so a rare text still reads the range in a few statements. Under a filter
+// that keeps few of the newest month's studies where the week keys find many times as many
+// (searchRunsTested: an admin's Drafted "brain"), the keyed runs test each of their studies instead.
 // A text without keys (countsKeylessSearch, at the end) is read up to the cap in any order, then its
 // page walked past it, in any sort.
 import {
@@ -118,15 +120,20 @@ function runsOf(weeks: readonly number[]): TRun[] {
   return runs;
 }
 
-/** The criteria of one run: its weeks' instants within the range, read by week keys when keyed. */
+/**
+ * The criteria of one run: its weeks' instants within the range, read by week keys when keyed, or
+ * each of its studies tested where the criteria say so (searchRunsTested: few under the filter).
+ */
 function runCriteria(criteria: TWorklistCriteria, run: TRun): TWorklistCriteria {
   const start = searchWeekStart(Math.min(...run.weeks));
   const end = searchWeekStart(Math.max(...run.weeks) + 1);
+  const tested = run.keyed && criteria.searchRunsTested;
   return {
     ...criteria,
     from: criteria.from && criteria.from > start ? criteria.from : start,
     to: criteria.to && criteria.to.at < end ? criteria.to : { at: end, inclusive: false },
-    searchWeeks: run.keyed ? run.weeks : null,
+    searchWeeks: run.keyed && !tested ? run.weeks : null,
+    searchInRange: tested,
   };
 }
 
