@@ -8,7 +8,7 @@
 // filters keep the page form the total chooses (worklist-list.queries.ts). Sorted by another column
 // header (patient name, study date, last update…), a page with too many matches to collect is read
 // from the first entries of the column's sort index (prefixWalkSql, at the end).
-import { MODALITIES, STUDY_STATUSES, type TWorklistListQuery } from '@ris/domain';
+import { MODALITIES, STUDY_STATUSES, type TModality, type TWorklistListQuery } from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
 import { oneOf } from '../../../db/one-of.ts';
@@ -276,8 +276,9 @@ export const PREFIX_SEARCH_ENTRIES = 20_000;
  * new patients' ids, their last updates the latest; names holding "sm"), the budget runs out and
  * the page is collected: an estimate of how many entries the walk reads, as the planner makes,
  * assumes neither (it walked a whole million patient ids for today's 3,800 studies, 34 ms). With a search, each entry the
- * index's filters keep reads its row for the text. Null for a referrer's referrals (the index does
- * not hold them) and for arrival (walked on its own indexes).
+ * index's filters keep reads its row for the text; `walkedGroups` names the only groups an index the
+ * modality group leads is read for (those that hold the text). Null for a referrer's referrals (the
+ * index does not hold them) and for arrival (walked on its own indexes).
  */
 export function prefixWalkSql(
   db: TDbOrTx,
@@ -286,6 +287,7 @@ export function prefixWalkSql(
   column: string,
   budget: SQL,
   searchRows: number = PREFIX_SEARCH_ROWS,
+  walkedGroups: readonly TModality[] | null = null,
 ): SQL | null {
   if (page.sort_by === 'created_at' || criteria.scope.principal.role === 'REFERRING_PHYSICIAN') {
     return null;
@@ -297,6 +299,7 @@ export function prefixWalkSql(
     order,
     budget,
     startsAt: prefixStartOf(criteria, page),
+    walkedGroups,
   });
   // Aliased as studies, so the filters' "studies"."…" name the prefix's columns; PostgreSQL never
   // moves a condition into a subquery with a LIMIT.
@@ -344,6 +347,8 @@ type TSortIndexRead = {
   order: SQL;
   budget: SQL;
   startsAt: Date | null;
+  /** The only groups a group-led index is walked for (groupsHoldingText); null: the filter's. */
+  walkedGroups: readonly TModality[] | null;
 };
 
 function sortIndexPrefix(read: TSortIndexRead): SQL {
@@ -376,14 +381,17 @@ function sortIndexSelect(criteria: TWorklistCriteria, column: string): SQL {
 }
 
 /** The sort index's first `budget` entries in order, from `startsAt` on (see sortIndexPrefix). */
-function sortIndexWalk({ criteria, column, order, budget, startsAt }: TSortIndexRead): SQL {
+function sortIndexWalk({ criteria, column, order, budget, startsAt, walkedGroups }: TSortIndexRead): SQL {
   const starts = startsAt
     ? sql` and "studies"."updated_at" >= ${startsAt.toISOString()}::timestamptz`
     : sql``;
   const select = sql`${sortIndexSelect(criteria, column)}${starts}`;
   if (!GROUP_LED_SORT_COLUMNS.includes(column)) return sql`${select} ${order} limit ${budget}`;
   const filtered = criteria.modalities.length > 0;
-  const kept = `{${(filtered ? criteria.modalities : MODALITIES).join(',')}}`;
+  const groups = (filtered ? criteria.modalities : MODALITIES).filter(
+    (group) => walkedGroups?.includes(group) ?? true,
+  );
+  const kept = `{${groups.join(',')}}`;
   const branches = [
     ...MODALITIES.map(
       (group) => sql`(${select} and "studies"."modality_group" = ${sql.raw(`'${group}'`)}
