@@ -111,6 +111,13 @@ describe('a search sorted by a group-led column, for a text one group holds alon
       groups: ['USG'],
     });
     expect(abdomen).toEqual(['USG']);
+    // Names every group with studies holds; the groups without studies are probed and left out.
+    const named = await groupsHoldingText(server.db, {
+      organisationId,
+      searchText: 'Patient',
+      groups: MODALITIES,
+    });
+    expect(named).toEqual(['USG', 'MRI', 'NM']);
   });
 
   it('walks the MRI entries past the ultrasound ones, pages as the oracle', async () => {
