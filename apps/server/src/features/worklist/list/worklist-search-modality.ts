@@ -8,6 +8,8 @@
 // ("brain" with CT: 250,000 studies) keeps the indexes that stop at the page and the count's cap.
 // It also keys each study's pairs of characters (migration 0043), for a text without trigram keys:
 // "ct" with MRI and X-ray tested the groups' 500,000 studies for none (an admin's tabs, 330 ms).
+// The same index tells which groups hold a text at all (groupsHoldingText, at the end), for a search
+// sorted by a column whose sort index the group leads (modality, study description).
 import { MODALITIES, type TModality } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
