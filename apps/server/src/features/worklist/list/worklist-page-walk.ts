@@ -276,9 +276,8 @@ export const PREFIX_SEARCH_ENTRIES = 20_000;
  * new patients' ids, their last updates the latest; names holding "sm"), the budget runs out and
  * the page is collected: an estimate of how many entries the walk reads, as the planner makes,
  * assumes neither (it walked a whole million patient ids for today's 3,800 studies, 34 ms). With a search, each entry the
- * index's filters keep reads its row for the text; `walkedGroups` names the only groups an index the
- * modality group leads is read for (those that hold the text). Null for a referrer's referrals (the
- * index does not hold them) and for arrival (walked on its own indexes).
+ * index's filters keep reads its row for the text (of `walkedGroups` alone by an index the group leads).
+ * Null for a referrer's referrals (the index does not hold them) and for arrival (its own indexes).
  */
 export function prefixWalkSql(
   db: TDbOrTx,
@@ -388,10 +387,8 @@ function sortIndexWalk({ criteria, column, order, budget, startsAt, walkedGroups
   const select = sql`${sortIndexSelect(criteria, column)}${starts}`;
   if (!GROUP_LED_SORT_COLUMNS.includes(column)) return sql`${select} ${order} limit ${budget}`;
   const filtered = criteria.modalities.length > 0;
-  const groups = (filtered ? criteria.modalities : MODALITIES).filter(
-    (group) => walkedGroups?.includes(group) ?? true,
-  );
-  const kept = `{${groups.join(',')}}`;
+  const groups = filtered ? criteria.modalities : MODALITIES;
+  const kept = `{${groups.filter((group) => walkedGroups?.includes(group) ?? true).join(',')}}`;
   const branches = [
     ...MODALITIES.map(
       (group) => sql`(${select} and "studies"."modality_group" = ${sql.raw(`'${group}'`)}
