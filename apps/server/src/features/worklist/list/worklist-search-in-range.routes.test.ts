@@ -5,13 +5,14 @@
 // keys. Either way the pages are the oracle's, totals and tabs exact, for an admin, a radiologist's
 // facilities and another organisation.
 import { STUDY_STATUSES } from '@ris/domain';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScope } from '../../../access/scope.ts';
 import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
-import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
+import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
+import { insertSpreadStudies } from '../../../test/spread-studies.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
@@ -44,28 +45,19 @@ async function seed(
   count: number,
   minutesApart = 15,
 ) {
-  const [first] = facilities;
-  if (!first) throw new Error('no facility');
-  for (const facility of facilities) {
-    await buildStudy(server.db, { facility, patientName: 'Seed', studyDescription: 'Seed' });
-  }
-  const ids = sql.raw(`array[${facilities.map((facility) => `'${facility.id}'`).join(',')}]::uuid[]`);
-  await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
-      patient_name, patient_identifier, study_description, modality, modality_group, status, created_at,
-      updated_at, study_datetime)
-    select ${first.organisationId}::uuid, f.id,
-      (select id from patients where facility_id = f.id limit 1), 'Z' || g,
-      case when g % 500 = 0 then 'Rarename Ann' else 'Patient ' || g end,
-      'P' || lpad(((g * 7919) % 10007)::text, 5, '0'), 'Zeta Protocol',
-      case when g % 10 < 3 then 'NM' else 'CT' end,
-      (case when g % 10 < 3 then 'NM' else 'CT' end)::modality_group,
-      (case when g % 97 = 0 then 'DELETED'
-        else (array['ORDERED','TO_READ','ASSIGNED','IN_REVIEW','DRAFTED','FINAL'])[g % 6 + 1] end)::study_status,
-      ${NOW.toISOString()}::timestamptz - g * ${minutesApart}::int * interval '1 minute',
-      ${NOW.toISOString()}::timestamptz - g * ${minutesApart}::int * interval '1 minute',
-      ${NOW.toISOString()}::timestamptz - (g * ${minutesApart}::int + g % 53) * interval '1 minute'
-    from generate_series(1, ${count}::int) g
-      cross join lateral (select (${ids})[g % ${facilities.length}::int + 1] as id) f`);
+  const before = (minutes: SQL) => sql`${NOW.toISOString()}::timestamptz - ${minutes} * interval '1 minute'`;
+  await insertSpreadStudies(server.db, facilities, count, {
+    accession: sql`'Z' || g`,
+    patientName: sql`case when g % 500 = 0 then 'Rarename Ann' else 'Patient ' || g end`,
+    patientIdentifier: sql`'P' || lpad(((g * 7919) % 10007)::text, 5, '0')`,
+    description: sql`'Zeta Protocol'`,
+    modality: sql`case when g % 10 < 3 then 'NM' else 'CT' end`,
+    modalityGroup: sql`case when g % 10 < 3 then 'NM' else 'CT' end`,
+    status: sql`case when g % 97 = 0 then 'DELETED'
+      else (array['ORDERED','TO_READ','ASSIGNED','IN_REVIEW','DRAFTED','FINAL'])[g % 6 + 1] end`,
+    arrival: before(sql`g * ${minutesApart}::int`),
+    studyDatetime: before(sql`(g * ${minutesApart}::int + g % 53)`),
+  });
 }
 
 beforeAll(async () => {

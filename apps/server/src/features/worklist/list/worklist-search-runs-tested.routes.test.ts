@@ -12,7 +12,8 @@ import { loadScope } from '../../../access/scope.ts';
 import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
-import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
+import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
+import { insertSpreadStudies } from '../../../test/spread-studies.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
@@ -37,27 +38,18 @@ let otherAdminToken = '';
  * g % 10 = 5, every 89th deleted, else Final or To read; Urgent when g % 5 = 1.
  */
 async function seed(facilities: readonly Awaited<ReturnType<typeof buildFacility>>[], count: number) {
-  const [first] = facilities;
-  if (!first) throw new Error('no facility');
-  for (const facility of facilities) {
-    await buildStudy(server.db, { facility, patientName: 'Seed', studyDescription: 'Seed' });
-  }
-  const ids = sql.raw(`array[${facilities.map((facility) => `'${facility.id}'`).join(',')}]::uuid[]`);
-  await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
-      patient_name, patient_identifier, study_description, modality, modality_group, status, priority_tag,
-      created_at, updated_at, study_datetime)
-    select ${first.organisationId}::uuid, f.id,
-      (select id from patients where facility_id = f.id limit 1), 'R' || g,
-      case when g % 700 = 0 then 'Rarename Ann' else 'Patient ' || ((g * 7919) % 10007) end,
-      'P' || g, 'Zeta Protocol', 'CT', 'CT'::modality_group,
-      (case when g % 89 = 0 then 'DELETED' when g % 10 = 0 then 'DRAFTED' when g % 10 = 5 then 'IN_REVIEW'
-        when g % 2 = 0 then 'FINAL' else 'TO_READ' end)::study_status,
-      (case when g % 5 = 1 then 'URGENT' end)::priority_tag,
-      ${NOW.toISOString()}::timestamptz - g * interval '5 minutes',
-      ${NOW.toISOString()}::timestamptz - g * interval '5 minutes',
-      ${NOW.toISOString()}::timestamptz - g * interval '5 minutes'
-    from generate_series(1, ${count}::int) g
-      cross join lateral (select (${ids})[g % ${facilities.length}::int + 1] as id) f`);
+  await insertSpreadStudies(server.db, facilities, count, {
+    accession: sql`'R' || g`,
+    patientName: sql`case when g % 700 = 0 then 'Rarename Ann' else 'Patient ' || ((g * 7919) % 10007) end`,
+    patientIdentifier: sql`'P' || g`,
+    description: sql`'Zeta Protocol'`,
+    modality: sql`'CT'`,
+    modalityGroup: sql`'CT'`,
+    status: sql`case when g % 89 = 0 then 'DELETED' when g % 10 = 0 then 'DRAFTED' when g % 10 = 5 then 'IN_REVIEW'
+      when g % 2 = 0 then 'FINAL' else 'TO_READ' end`,
+    priorityTag: sql`case when g % 5 = 1 then 'URGENT' end`,
+    arrival: sql`${NOW.toISOString()}::timestamptz - g * interval '5 minutes'`,
+  });
 }
 
 beforeAll(async () => {
