@@ -31,20 +31,17 @@ const MERGED_SCANS_AT_MOST = 32;
 /**
  * Several assignees are walked one scan each over a range of at most this many days. A scan reads at
  * most its assignee's entries in the range, which the total's form read anyway once PostgreSQL chose
- * the assignee index for them (a reporter's month naming a radiologist: all 9,300 matches collected
- * and sorted, 10–25 ms, where the walk reads a page's worth from the reporter's scan). Over longer
- * ranges an assignee whose studies lie outside the caller's facilities would have all of them read
- * (19,000 for none kept over all dates), where the total's form walks arrival order across them all.
+ * the assignee index (a reporter's month naming a radiologist: 9,300 matches collected and sorted,
+ * 10–25 ms; the walk reads a page's worth). Over longer ranges an assignee whose studies lie outside
+ * the caller's facilities would have all of them read (19,000 for none kept over all dates).
  */
 const ASSIGNEES_WALK_MAX_DAYS = 31;
 const DAY_MS = 86_400_000;
 
-function withinDays(criteria: TWorklistCriteria, days: number): boolean {
-  const { from, to } = criteria;
-  return from !== null && to !== null && to.at.getTime() - from.getTime() <= days * DAY_MS;
-}
-
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
+/** A walked page whose rows carry a column beside the id (`carried`: worklist-dense-search.ts sorts by it). */
+type TWalkPage = TPage & { carried?: string };
+const carriedOf = (page: TWalkPage, at: string) => sql.raw(page.carried ? `, ${at}."${page.carried}"` : '');
 
 /**
  * Which index a walk in created_at order reads, when it meets a match in nearly every entry it reads
@@ -82,10 +79,11 @@ function walkKind(
   ) {
     return null;
   }
-  // One assignee: the walk never reads more than collecting would. Several: see
-  // ASSIGNEES_WALK_MAX_DAYS.
+  // One assignee: the walk never reads more than collecting would. Several: ASSIGNEES_WALK_MAX_DAYS.
   if (criteria.byUserIds.length > 0) {
-    const walked = criteria.byUserIds.length === 1 || withinDays(criteria, ASSIGNEES_WALK_MAX_DAYS);
+    const { from, to } = criteria;
+    const days = from === null || to === null ? Infinity : (to.at.getTime() - from.getTime()) / DAY_MS;
+    const walked = criteria.byUserIds.length === 1 || days <= ASSIGNEES_WALK_MAX_DAYS;
     return walked ? 'assignees' : null;
   }
   const listed = LISTED_STATUSES.every((status) => criteria.statuses.includes(status));
@@ -101,18 +99,19 @@ function walkKind(
  * The walks of a page in arrival order (ties by id): one ordered scan of `where`, or ordered scans
  * each stopping after offset + limit rows, merged (null past MERGED_SCANS_AT_MOST scans).
  */
-function arrivalWalks(page: TPage) {
+function arrivalWalks(page: TWalkPage) {
   const order = orderBy(page, 'created_at');
   const limits = sql`limit ${page.limit} offset ${page.offset}`;
   return {
-    single: (where: SQL) => sql`select "studies"."id" from studies where ${where} ${order} ${limits}`,
+    single: (where: SQL) =>
+      sql`select "studies"."id"${carriedOf(page, 'studies')} from studies where ${where} ${order} ${limits}`,
     scan: (where: SQL) =>
-      sql`(select "studies"."id", "studies"."created_at" from studies where ${where} ${order}
-        limit ${page.offset + page.limit})`,
+      sql`(select "studies"."id", "studies"."created_at"${carriedOf(page, 'studies')} from studies
+        where ${where} ${order} limit ${page.offset + page.limit})`,
     merged: (scans: SQL[]) =>
       scans.length > MERGED_SCANS_AT_MOST
         ? null
-        : sql`select w."id" from (${sql.join(scans, sql.raw(' union all '))}) w ${order} ${limits}`,
+        : sql`select w."id"${carriedOf(page, 'w')} from (${sql.join(scans, sql.raw(' union all '))}) w ${order} ${limits}`,
   };
 }
 
@@ -123,15 +122,15 @@ function arrivalWalks(page: TPage) {
  * the facilities in the scan, the generic plan read the facilities' index for every study of the
  * range and sorted them (a reporter's month of "brain": 18 ms, 10 ms by the assignee's index).
  */
-function perAssignee(db: TDbOrTx, criteria: TWorklistCriteria, page: TPage, scan: (where: SQL) => SQL) {
+function perAssignee(db: TDbOrTx, criteria: TWorklistCriteria, page: TWalkPage, scan: (where: SQL) => SQL) {
   const facilities = facilitiesOf(criteria);
   return criteria.byUserIds.map((userId) => {
     const one = { ...criteria, byUserIds: [userId] };
     if (criteria.searchText === null || facilities === null || facilities.length === 0) {
       return scan(worklistWhere(db, one, criteria.statuses));
     }
-    return sql`(select s."id", s."created_at" from (select "studies"."id", "studies"."created_at", "studies"."facility_id"
-        from studies where "studies"."organisation_id" = ${criteria.scope.organisationId}::uuid
+    return sql`(select s."id", s."created_at"${carriedOf(page, 's')} from (select "studies"."id", "studies"."created_at",
+        "studies"."facility_id"${carriedOf(page, 'studies')} from studies where "studies"."organisation_id" = ${criteria.scope.organisationId}::uuid
           and ${worklistFilters(db, one, criteria.statuses)} ${orderBy(page, 'created_at')} offset 0) s
       where ${oneOf('s."facility_id"', facilities, 'uuid')} limit ${page.offset + page.limit})`;
   });
@@ -143,10 +142,10 @@ function perAssignee(db: TDbOrTx, criteria: TWorklistCriteria, page: TPage, scan
  * modality group, status or priority tag) with the facility as the leading equality of its index,
  * so each is an ordered index scan that stops after offset + limit matches: the cost follows the
  * page, not the matches (a radiologist's week of CT and MRI in 5 facilities: ~60 index entries
- * instead of 1,500 sorted).
+ * instead of 1,500 sorted). With `carried`, each row holds that column too (an arrival day walk: null).
  */
-export function walkedPageIdsSql(db: TDbOrTx, criteria: TWorklistCriteria, page: TPage): SQL | null {
-  if (collectsArrivalLike(criteria, page)) return arrivalDayWalkSql(db, criteria, page);
+export function walkedPageIdsSql(db: TDbOrTx, criteria: TWorklistCriteria, page: TWalkPage): SQL | null {
+  if (collectsArrivalLike(criteria, page)) return page.carried ? null : arrivalDayWalkSql(db, criteria, page);
   const kind = walkKind(criteria, page);
   if (kind === null) return null;
   const { single, scan, merged } = arrivalWalks(page);
@@ -275,9 +274,10 @@ export const PREFIX_SEARCH_ENTRIES = 20_000;
  * hold) that takes a few hundred entries; where they lie together elsewhere (today's studies are
  * new patients' ids, their last updates the latest; names holding "sm"), the budget runs out and
  * the page is collected: an estimate of how many entries the walk reads, as the planner makes,
- * assumes neither (it walked a whole million patient ids for today's 3,800 studies, 34 ms). With a search, each entry the
- * index's filters keep reads its row for the text (of `walkedGroups` alone by an index the group leads).
- * Null for a referrer's referrals (the index does not hold them) and for arrival (its own indexes).
+ * assumes neither (it walked a whole million patient ids for today's 3,800 studies, 34 ms). With a
+ * search, each entry the index's filters keep reads its row for the text (of `walkedGroups` alone by
+ * an index the group leads). Null for a referrer's referrals (the index does not hold them) and for
+ * arrival (its own indexes).
  */
 export function prefixWalkSql(
   db: TDbOrTx,

@@ -100,7 +100,11 @@ export async function searchModalitiesOf(
 }
 
 /** The share of the organisation's facilities that `facilityCount` of them are (at most 1). */
-async function facilityShareOf(db: TDbOrTx, organisationId: string, facilityCount: number): Promise<number> {
+export async function facilityShareOf(
+  db: TDbOrTx,
+  organisationId: string,
+  facilityCount: number,
+): Promise<number> {
   const total = await facilityCountOf(db, organisationId);
   return total > 0 ? Math.min(1, facilityCount / total) : 1;
 }

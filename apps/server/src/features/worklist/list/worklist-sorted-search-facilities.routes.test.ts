@@ -1,0 +1,135 @@
+// GET /worklist for a search sorted by a column header by a radiologist who sees one facility of 20
+// (worklist-sorted-search.ts). Their facility receives most studies (4,400 over 30 days, one in three
+// "Zeta Protocol"), the others a hundred each: the month's 1,400 matches pass the count's cap. Near
+// the start the column's sort index holds the page: it is walked there and the total capped. Deeper,
+// one facility's share of the organisation's (a twentieth) keeps too few of the entries walked
+// (prefixHoldsPage): the month is walked in arrival order instead, each study carrying its sort key,
+// and its matches sorted, so the total is exact. Every page is ORDER BY's, for each column and
+// direction; another facility's radiologist and another organisation's admin see none of them.
+import { WORKLIST_SEARCH_COUNT_CAP } from '@ris/domain';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../../db/rows.ts';
+import { tokenFor } from '../../../test/auth-helpers.ts';
+import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
+import { insertSpreadStudies } from '../../../test/spread-studies.ts';
+import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import { listWorklist } from '../../../test/worklist-requests.ts';
+
+const NOW = new Date('2026-11-19T12:00:00Z');
+const MONTH = 'date_range_type=LAST_1_MONTH&search=Zeta';
+
+let server: TTestServer;
+let facilityId = '';
+const tokens = { radiologist: '', neighbour: '', otherAdmin: '' };
+
+type TFacility = Awaited<ReturnType<typeof buildFacility>>;
+
+/** `count` studies of `facilities` in turn, one every `minutes` back from NOW; one in three "Zeta". */
+async function seed(facilities: readonly TFacility[], count: number, minutes: number) {
+  await insertSpreadStudies(server.db, facilities, count, {
+    accession: sql`'Z' || g`,
+    patientName: sql`'Patient ' || lpad(((g::bigint * 7919) % 100003)::text, 6, '0')`,
+    patientIdentifier: sql`'P' || lpad(((g::bigint * 104729) % 1000003)::text, 7, '0')`,
+    description: sql`case when g % 3 = 0 then 'Zeta Protocol' else 'Plain Film' end`,
+    modality: sql`'CT'`,
+    modalityGroup: sql`'CT'`,
+    status: sql`(array['TO_READ','FINAL','ORDERED','DRAFTED','IN_REVIEW','ASSIGNED'])[1 + (g / 3) % 6]`,
+    arrival: sql`${NOW.toISOString()}::timestamptz - g * ${minutes}::int * interval '1 minute'`,
+    studyDatetime: sql`${NOW.toISOString()}::timestamptz - g * ${minutes}::int * interval '1 minute' - (g % 53) * interval '1 hour'`,
+  });
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ clock: () => NOW });
+  const { id: organisationId } = await buildOrganisation(server.db);
+  const facilities: TFacility[] = [];
+  for (let i = 0; i < 20; i++) facilities.push(await buildFacility(server.db, { organisationId }));
+  const [mine, next, ...rest] = facilities;
+  if (!mine || !next) throw new Error('no facility');
+  facilityId = mine.id;
+  await seed([mine], 4_400, 10);
+  await seed([next, ...rest], 1_900, 23);
+  tokens.radiologist = await tokenFor(
+    server,
+    await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [mine] }),
+  );
+  tokens.neighbour = await tokenFor(
+    server,
+    await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [next] }),
+  );
+  const other = await buildFacility(server.db);
+  await seed([other], 300, 10);
+  tokens.otherAdmin = await tokenFor(
+    server,
+    await buildUser(server.db, { role: 'ADMIN', organisationId: other.organisationId }),
+  );
+  await server.db.execute(sql`analyze studies`);
+});
+
+afterAll(async () => server.close());
+
+/** ORDER BY's ids of the facility's month holding "zeta", by `column` in `direction`, ties by id. */
+async function oracle(column: string, direction: 'asc' | 'desc') {
+  const order = sql.raw(`order by "${column}" ${direction}, id ${direction}`);
+  const rows = await queryRows<{ id: string }>(
+    server.db,
+    sql`select id from studies where facility_id = ${facilityId}::uuid and status <> 'DELETED'
+        and created_at >= ${NOW.toISOString()}::timestamptz - interval '30 days'
+        and created_at <= ${NOW.toISOString()}::timestamptz
+        and strpos(search_text, 'zeta') > 0 ${order}`,
+  );
+  return rows.map((row) => row.id);
+}
+
+const SORTS = [
+  ['patient_name', 'patient_name'],
+  ['patient_id', 'patient_identifier'],
+  ['status', 'status'],
+  ['datetime', 'study_datetime'],
+] as const;
+
+describe('a search sorted by a column in one facility of twenty', () => {
+  it('walks the sort index near the start: the oracle’s page, the total capped', async () => {
+    const want = await oracle('patient_name', 'asc');
+    expect(want.length).toBeGreaterThan(WORKLIST_SEARCH_COUNT_CAP);
+    const page = await listWorklist(
+      server,
+      tokens.radiologist,
+      `${MONTH}&sort_by=patient_name&sort_order=asc&limit=25&offset=100`,
+    );
+    expect(page.items.map((item) => item.id)).toEqual(want.slice(100, 125));
+    expect({ total: page.total, capped: page.total_capped }).toEqual({
+      total: WORKLIST_SEARCH_COUNT_CAP,
+      capped: true,
+    });
+  });
+
+  it('collects the month deeper on, each column and direction as the oracle, the total exact', async () => {
+    for (const [sortBy, column] of SORTS) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const want = await oracle(column, direction);
+        const query = `${MONTH}&sort_by=${sortBy}&sort_order=${direction}&limit=25&offset=600`;
+        const page = await listWorklist(server, tokens.radiologist, query);
+        expect(
+          page.items.map((item) => item.id),
+          query,
+        ).toEqual(want.slice(600, 625));
+        expect({ total: page.total, capped: page.total_capped }, query).toEqual({
+          total: want.length,
+          capped: false,
+        });
+      }
+    }
+  });
+
+  it('shows another facility’s radiologist and another organisation’s admin none of them', async () => {
+    const mine = new Set(await oracle('patient_name', 'asc'));
+    const neighbour = await listWorklist(server, tokens.neighbour, `${MONTH}&sort_by=patient_name&limit=100`);
+    expect(neighbour.total).toBeGreaterThan(0);
+    expect(neighbour.items.some((item) => mine.has(item.id))).toBe(false);
+    const other = await listWorklist(server, tokens.otherAdmin, `${MONTH}&sort_by=patient_name&limit=100`);
+    expect(other.total).toBe(100);
+    expect(other.items.some((item) => mine.has(item.id))).toBe(false);
+  });
+});
