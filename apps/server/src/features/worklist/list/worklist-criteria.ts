@@ -159,7 +159,7 @@ function searchWeeksOf(term: string, range: Pick<TWorklistCriteria, 'from' | 'to
 }
 
 /** Whether a filter but the dates keeps part of the studies: a status it does not read, a modality, a priority. */
-function keepsPartOf(criteria: TWorklistCriteria, read: readonly TStudyStatus[]): boolean {
+export function keepsPartOf(criteria: TWorklistCriteria, read: readonly TStudyStatus[]): boolean {
   return (
     !LISTED_STATUSES.every((status) => read.includes(status)) ||
     criteria.modalities.length > 0 ||

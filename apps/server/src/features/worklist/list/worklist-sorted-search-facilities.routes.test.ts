@@ -3,9 +3,11 @@
 // "Zeta Protocol"), the others a hundred each: the month's 1,400 matches pass the count's cap. Near
 // the start the column's sort index holds the page: it is walked there and the total capped. Deeper,
 // one facility's share of the organisation's (a twentieth) keeps too few of the entries walked
-// (prefixHoldsPage): the month is walked in arrival order instead, each study carrying its sort key,
-// and its matches sorted, so the total is exact. Every page is ORDER BY's, for each column and
-// direction; another facility's radiologist and another organisation's admin see none of them.
+// (prefixBudget): the month is walked in arrival order instead, each study carrying its sort key, and
+// its matches sorted, so the total is exact; over all dates, which no such walk covers, more of the
+// index is walked (the total capped) where the matches were collected from their rows. Every page is
+// ORDER BY's, for each column and direction; another facility's radiologist and another
+// organisation's admin see none of them.
 import { WORKLIST_SEARCH_COUNT_CAP } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,14 +71,16 @@ beforeAll(async () => {
 
 afterAll(async () => server.close());
 
-/** ORDER BY's ids of the facility's month holding "zeta", by `column` in `direction`, ties by id. */
-async function oracle(column: string, direction: 'asc' | 'desc') {
+/** ORDER BY's ids of the facility's month (or all dates) holding "zeta", by `column` in `direction`, ties by id. */
+async function oracle(column: string, direction: 'asc' | 'desc', month = true) {
   const order = sql.raw(`order by "${column}" ${direction}, id ${direction}`);
+  const from = month
+    ? sql`${NOW.toISOString()}::timestamptz - interval '30 days'`
+    : sql`'-infinity'::timestamptz`;
   const rows = await queryRows<{ id: string }>(
     server.db,
     sql`select id from studies where facility_id = ${facilityId}::uuid and status <> 'DELETED'
-        and created_at >= ${NOW.toISOString()}::timestamptz - interval '30 days'
-        and created_at <= ${NOW.toISOString()}::timestamptz
+        and created_at >= ${from} and created_at <= ${NOW.toISOString()}::timestamptz
         and strpos(search_text, 'zeta') > 0 ${order}`,
   );
   return rows.map((row) => row.id);
@@ -121,6 +125,17 @@ describe('a search sorted by a column in one facility of twenty', () => {
         });
       }
     }
+  });
+
+  it('walks more of the sort index deeper on over all dates, which no walk of arrival covers: capped', async () => {
+    const want = await oracle('patient_identifier', 'desc', false);
+    const query = `date_range_type=CUSTOM&search=Zeta&sort_by=patient_id&sort_order=desc&limit=25&offset=600`;
+    const page = await listWorklist(server, tokens.radiologist, query);
+    expect(page.items.map((item) => item.id)).toEqual(want.slice(600, 625));
+    expect({ total: page.total, capped: page.total_capped }).toEqual({
+      total: WORKLIST_SEARCH_COUNT_CAP,
+      capped: true,
+    });
   });
 
   it('shows another facility’s radiologist and another organisation’s admin none of them', async () => {
