@@ -163,9 +163,10 @@ export async function walkSortedSearch(
  * first, newest first) reach the page's end. Else, where no other filter keeps part of them
  * (`widens`), as many as hold the page's end ROWS_MARGIN times, up to PREFIX_ENTRIES_AT_MOST: a
  * radiologist's "brain" over all dates by name at offset 500 collected its 12,500 matches from their
- * rows scattered over the table (92 ms; 39 ms walking 63,000 entries). Null past that: a radiologist's
- * month of "lumbar spine" by patient id at offset 500 (5 of 100 facilities) kept some 80 of the 525
- * rows after counting up to the cap, 20 ms for nothing before its matches were collected.
+ * rows scattered over the table (92-136 ms; walking the entries that hold its page, 39-60). Null past
+ * that: a radiologist's month of "lumbar spine" by patient id at offset 500 (5 of 100 facilities)
+ * kept some 80 of the 525 rows after counting up to the cap, 20 ms for nothing before its matches
+ * were collected.
  */
 export function prefixBudget(
   page: TPage,
