@@ -49,3 +49,10 @@ export async function insertSpreadStudies(
     from generate_series(1, ${count}::int) g
       cross join lateral (select (${ids})[g % ${facilities.length}::int + 1] as id) f`);
 }
+
+/** Rows by patient name ascending, ties by id: the worklist's order for names of ASCII letters, digits and spaces. */
+export function sortedByName<T extends { id: string; patient_name: string }>(rows: readonly T[]): T[] {
+  return [...rows].sort((a, b) =>
+    a.patient_name === b.patient_name ? (a.id < b.id ? -1 : 1) : a.patient_name < b.patient_name ? -1 : 1,
+  );
+}

@@ -12,7 +12,7 @@ import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
-import { insertSpreadStudies } from '../../../test/spread-studies.ts';
+import { insertSpreadStudies, sortedByName } from '../../../test/spread-studies.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
@@ -214,9 +214,7 @@ describe('a month whose other filters keep a few thousand of its studies, for a 
     const page = await listWorklist(server, recentAdminToken, `${MONTH_SETTLED}&limit=25&offset=40`);
     expect(ids(page.items)).toEqual(ids(want.slice(40, 65)));
     expect({ total: page.total, capped: page.total_capped }).toEqual({ total: want.length, capped: false });
-    const byName = [...want].sort((a, b) =>
-      a.patient_name === b.patient_name ? (a.id < b.id ? -1 : 1) : a.patient_name < b.patient_name ? -1 : 1,
-    );
+    const byName = sortedByName(want);
     const named = await listWorklist(
       server,
       recentAdminToken,

@@ -13,7 +13,7 @@ import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
-import { insertSpreadStudies } from '../../../test/spread-studies.ts';
+import { insertSpreadStudies, sortedByName } from '../../../test/spread-studies.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
@@ -145,9 +145,7 @@ describe('an organisation’s narrow filter over all dates, searched for a text 
 
   it('sorts the matches by name as the oracle', async () => {
     const want = await oracle('zeta');
-    const byName = [...want].sort((a, b) =>
-      a.patient_name === b.patient_name ? (a.id < b.id ? -1 : 1) : a.patient_name < b.patient_name ? -1 : 1,
-    );
+    const byName = sortedByName(want);
     const named = await listWorklist(
       server,
       adminToken,

@@ -130,6 +130,7 @@ export async function walkSortedSearch(
     callerShare: await callerShareOf(database, criteria),
     // The density is of the filtered studies: with no other filter, the entries keep the shares above.
     widens: !keepsPartOf(criteria, statuses) && criteria.byUserIds.length === 0,
+    groupLed: GROUP_LED_SORT_COLUMNS.includes(column),
   };
   const budget = prefixBudget(page, walk);
   if (budget !== entries) {
@@ -170,11 +171,18 @@ export async function walkSortedSearch(
  */
 export function prefixBudget(
   page: TPage,
-  walk: { entries: number; density: number; rangeShare: number; callerShare: number; widens: boolean },
+  walk: {
+    entries: number;
+    density: number;
+    rangeShare: number;
+    callerShare: number;
+    widens: boolean;
+    groupLed: boolean;
+  },
 ): number | null {
-  // By modality or description, the walk reads only the groups holding the text (groupsWalkedFor),
-  // where its matches lie together: a radiologist's month of "chest" by description holds its page.
-  if (page.sort_by === 'modality' || page.sort_by === 'study') return walk.entries;
+  // By modality or description (`groupLed`), the walk reads only the groups holding the text
+  // (groupsWalkedFor), where its matches lie together: a month of "chest" by description holds its page.
+  if (walk.groupLed) return walk.entries;
   const followsArrival = page.sort_by === 'datetime' || page.sort_by === 'updated_at';
   const kept = walk.density * walk.callerShare * (followsArrival ? 1 : walk.rangeShare);
   const end = page.offset + page.limit;
