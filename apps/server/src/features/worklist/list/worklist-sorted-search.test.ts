@@ -15,7 +15,9 @@ const page = (sort_by: TPage['sort_by'], offset: number): TPage => ({
   limit: 25,
   offset,
 });
-const MONTH = { density: 0.15, rangeShare: 1 / 3, widens: true, groupLed: false };
+/** A walk of a sort index not led by the modality group, with no filter but the facilities and dates. */
+const PLAIN = { widens: true, groupLed: false };
+const MONTH = { ...PLAIN, density: 0.15, rangeShare: 1 / 3 };
 
 describe('the entries a prefix walk reads for a search page', () => {
   it('are the budget’s where its matches kept reach the page’s end: a first page, an admin at offset 500', () => {
@@ -32,14 +34,7 @@ describe('the entries a prefix walk reads for a search page', () => {
   });
 
   it('widen over all dates to hold the page’s end one and a half times, up to 100,000, with no other filter', () => {
-    const chest = {
-      density: 0.3,
-      rangeShare: 1,
-      entries: 20_000,
-      callerShare: 0.05,
-      widens: true,
-      groupLed: false,
-    };
+    const chest = { ...PLAIN, density: 0.3, rangeShare: 1, entries: 20_000, callerShare: 0.05 };
     expect(prefixBudget(page('patient_name', 900), chest)).toBe(Math.ceil((925 * 1.5) / (0.3 * 0.05)));
     // A modality filter: the density is of its studies, which keep an unknown share of the entries.
     expect(prefixBudget(page('patient_name', 900), { ...chest, widens: false })).toBeNull();
@@ -49,14 +44,7 @@ describe('the entries a prefix walk reads for a search page', () => {
   });
 
   it('take no range share for the study date and last update, which follow arrival', () => {
-    const week = {
-      density: 0.3,
-      rangeShare: 7 / 90,
-      entries: 51_000,
-      callerShare: 0.05,
-      widens: true,
-      groupLed: false,
-    };
+    const week = { ...PLAIN, density: 0.3, rangeShare: 7 / 90, entries: 51_000, callerShare: 0.05 };
     expect(prefixBudget(page('datetime', 200), week)).toBe(51_000);
     expect(prefixBudget(page('updated_at', 200), week)).toBe(51_000);
     // By name, the week keeps one entry in 13 of them: 289,000 would hold the page.
@@ -71,14 +59,7 @@ describe('the entries a prefix walk reads for a search page', () => {
   });
 
   it('count the page’s end, not its start', () => {
-    const walk = {
-      density: 0.1,
-      rangeShare: 1,
-      entries: 1_000,
-      callerShare: 1,
-      widens: true,
-      groupLed: false,
-    };
+    const walk = { ...PLAIN, density: 0.1, rangeShare: 1, entries: 1_000, callerShare: 1 };
     expect(prefixBudget(page('patient_id', 75), walk)).toBe(1_000);
     expect(prefixBudget(page('patient_id', 76), walk)).toBe(1_515);
   });
