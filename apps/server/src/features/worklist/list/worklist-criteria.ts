@@ -14,13 +14,8 @@ import { oneOf } from '../../../db/one-of.ts';
 import { facilities, users } from '../../../db/schema/index.ts';
 import { AppError } from '../../../http/app-error.ts';
 import { resolveCreatedRange } from './worklist-date-range.ts';
-import {
-  facilityCountOf,
-  firstArrivalHeld,
-  keyedRowsOf,
-  searchModalitiesOf,
-  weekKeyedRowsOf,
-} from './worklist-search-modality.ts';
+import { facilityCountOf, firstArrivalHeld } from './worklist-held-figures.ts';
+import { keyedRowsOf, searchModalitiesOf, weekKeyedRowsOf } from './worklist-search-modality.ts';
 import { rangeTestOf } from './worklist-search-in-range.ts';
 import { searchesOpen, WALK_DAYS_AT_MOST } from './worklist-search-open.ts';
 import { hasSearchKeys, searchTextConditions } from './worklist-search-text.ts';

@@ -14,7 +14,8 @@ import { MODALITIES, type TModality } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
 import { queryRows } from '../../../db/rows.ts';
-import { estimateRows, keyStatsOf, pairsOf, STATS_MAX_AGE_MS, trigramsOf } from './worklist-search-stats.ts';
+import { estimateRows, keyStatsOf, pairsOf, trigramsOf } from './worklist-search-stats.ts';
+import { facilityShareOf, firstArrivalHeld } from './worklist-held-figures.ts';
 import { holdsSearchText } from './worklist-search-text.ts';
 
 /**
@@ -25,44 +26,6 @@ import { holdsSearchText } from './worklist-search-text.ts';
  */
 export const SEARCH_MODALITY_AT_MOST = 10_000;
 const AT_MOST_SHARE = 4;
-
-type THeld = { value: number | null; readAt: number };
-const held = new WeakMap<object, Map<string, THeld>>();
-
-/** A per-organisation figure read at most once per STATS_MAX_AGE_MS per database (`key` names it). */
-async function heldFigure(db: TDbOrTx, key: string, read: () => Promise<number | null>) {
-  const figures = held.get(db) ?? new Map<string, THeld>();
-  held.set(db, figures);
-  const figure = figures.get(key);
-  if (figure && Date.now() - figure.readAt < STATS_MAX_AGE_MS) return figure.value;
-  const value = await read();
-  figures.set(key, { value, readAt: Date.now() });
-  return value;
-}
-
-/** How many facilities the organisation has, from memory for STATS_MAX_AGE_MS. */
-export async function facilityCountOf(db: TDbOrTx, organisationId: string): Promise<number> {
-  const count = await heldFigure(db, `facilities:${organisationId}`, async () => {
-    const [row] = await queryRows<{ count: number }>(
-      db,
-      sql`select count(*)::int as count from facilities where organisation_id = ${organisationId}::uuid`,
-    );
-    return row?.count ?? 0;
-  });
-  return count ?? 0;
-}
-
-/** The organisation's first arrival in epoch milliseconds (null without studies), from memory likewise. */
-export function firstArrivalHeld(db: TDbOrTx, organisationId: string): Promise<number | null> {
-  return heldFigure(db, `first:${organisationId}`, async () => {
-    const [row] = await queryRows<{ first: number | null }>(
-      db,
-      sql`select floor(extract(epoch from min(created_at)) * 1000)::float8 as first from studies
-        where organisation_id = ${organisationId}::uuid`,
-    );
-    return row?.first ?? null;
-  });
-}
 
 /**
  * The modality groups whose keys a search reads, or null to leave it to the other indexes: with a
@@ -97,16 +60,6 @@ export async function searchModalitiesOf(
   return inGroups <= SEARCH_MODALITY_AT_MOST && inGroups * AT_MOST_SHARE <= keyed.inAnyGroup * share
     ? [...modalities]
     : null;
-}
-
-/** The share of the organisation's facilities that `facilityCount` of them are (at most 1). */
-export async function facilityShareOf(
-  db: TDbOrTx,
-  organisationId: string,
-  facilityCount: number,
-): Promise<number> {
-  const total = await facilityCountOf(db, organisationId);
-  return total > 0 ? Math.min(1, facilityCount / total) : 1;
 }
 
 /**

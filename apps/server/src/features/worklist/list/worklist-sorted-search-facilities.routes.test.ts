@@ -1,13 +1,17 @@
 // GET /worklist for a search sorted by a column header by a radiologist who sees one facility of 20
-// (worklist-sorted-search.ts). Their facility receives most studies (4,400 over 30 days, one in three
-// "Zeta Protocol"), the others a hundred each: the month's 1,400 matches pass the count's cap. Near
-// the start the column's sort index holds the page: it is walked there and the total capped. Deeper,
-// one facility's share of the organisation's (a twentieth) keeps too few of the entries walked
+// (worklist-sorted-search.ts). Their facility receives 3,300 studies over 23 days, one in three "Zeta
+// Protocol", the other 19 24,000 in all: the month's 1,100 matches pass the count's cap. Near the
+// start the column's sort index holds the page: it is walked there and the total capped. Deeper (at
+// offset 850), the facility's share of the organisation's studies (one in 8) keeps too few of the entries walked
 // (prefixBudget): the month is walked in arrival order instead, each study carrying its sort key, and
 // its matches sorted, so the total is exact; over all dates, which no such walk covers, more of the
 // index is walked (the total capped) where the matches were collected from their rows. Every page is
 // ORDER BY's, for each column and direction; another facility's radiologist and another
-// organisation's admin see none of them.
+// organisation's admin see none of them. A reporter is assigned every study of the facility: their own
+// list over all dates, deep, keeps their share of the organisation's studies (from the assignee
+// rollup), so the index is walked as far as holds the page (capped) where their matches were collected
+// from the rows the facility's keys found (exact); an admin filtering by them sees the same page,
+// without the neighbour's assigned studies.
 import { WORKLIST_SEARCH_COUNT_CAP } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +27,8 @@ const MONTH = 'date_range_type=LAST_1_MONTH&search=Zeta';
 
 let server: TTestServer;
 let facilityId = '';
-const tokens = { radiologist: '', neighbour: '', otherAdmin: '' };
+const tokens = { radiologist: '', neighbour: '', otherAdmin: '', reporter: '', admin: '' };
+let reporterId = '';
 
 type TFacility = Awaited<ReturnType<typeof buildFacility>>;
 
@@ -50,16 +55,27 @@ beforeAll(async () => {
   const [mine, next, ...rest] = facilities;
   if (!mine || !next) throw new Error('no facility');
   facilityId = mine.id;
-  await seed([mine], 4_400, 10);
-  await seed([next, ...rest], 1_900, 23);
+  await seed([mine], 3_300, 10);
+  await seed([next, ...rest], 24_000, 1);
   tokens.radiologist = await tokenFor(
     server,
     await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [mine] }),
   );
-  tokens.neighbour = await tokenFor(
-    server,
-    await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [next] }),
-  );
+  const neighbour = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [next] });
+  tokens.neighbour = await tokenFor(server, neighbour);
+  const reporter = await buildUser(server.db, {
+    role: 'RADIOLOGIST',
+    userType: 'REPORTER',
+    facilities: [mine],
+  });
+  reporterId = reporter.id;
+  tokens.reporter = await tokenFor(server, reporter);
+  tokens.admin = await tokenFor(server, await buildUser(server.db, { role: 'ADMIN', organisationId }));
+  // Assigned as the worklist's assignment does it (the triggers keep the assignee rollup).
+  await server.db.execute(sql`update studies set last_assigned_user_id = ${reporter.id}::uuid
+    where facility_id = ${mine.id}::uuid`);
+  await server.db.execute(sql`update studies set last_assigned_user_id = ${neighbour.id}::uuid
+    where facility_id = ${next.id}::uuid`);
   const other = await buildFacility(server.db);
   await seed([other], 300, 10);
   tokens.otherAdmin = await tokenFor(
@@ -113,12 +129,12 @@ describe('a search sorted by a column in one facility of twenty', () => {
     for (const [sortBy, column] of SORTS) {
       for (const direction of ['asc', 'desc'] as const) {
         const want = await oracle(column, direction);
-        const query = `${MONTH}&sort_by=${sortBy}&sort_order=${direction}&limit=25&offset=600`;
+        const query = `${MONTH}&sort_by=${sortBy}&sort_order=${direction}&limit=75&offset=850`;
         const page = await listWorklist(server, tokens.radiologist, query);
         expect(
           page.items.map((item) => item.id),
           query,
-        ).toEqual(want.slice(600, 625));
+        ).toEqual(want.slice(850, 925));
         expect({ total: page.total, capped: page.total_capped }, query).toEqual({
           total: want.length,
           capped: false,
@@ -129,13 +145,29 @@ describe('a search sorted by a column in one facility of twenty', () => {
 
   it('walks more of the sort index deeper on over all dates, which no walk of arrival covers: capped', async () => {
     const want = await oracle('patient_identifier', 'desc', false);
-    const query = `date_range_type=CUSTOM&search=Zeta&sort_by=patient_id&sort_order=desc&limit=25&offset=600`;
+    const query = `date_range_type=CUSTOM&search=Zeta&sort_by=patient_id&sort_order=desc&limit=75&offset=850`;
     const page = await listWorklist(server, tokens.radiologist, query);
-    expect(page.items.map((item) => item.id)).toEqual(want.slice(600, 625));
+    expect(page.items.map((item) => item.id)).toEqual(want.slice(850, 925));
     expect({ total: page.total, capped: page.total_capped }).toEqual({
       total: WORKLIST_SEARCH_COUNT_CAP,
       capped: true,
     });
+  });
+
+  it('walks a reporter’s own studies over all dates as far as holds a deep page: capped', async () => {
+    const want = await oracle('patient_name', 'asc', false);
+    const query = `date_range_type=CUSTOM&search=Zeta&sort_by=patient_name&sort_order=asc&limit=75&offset=850`;
+    for (const [token, filter] of [
+      [tokens.reporter, ''],
+      [tokens.admin, `&by_user_ids=${reporterId}`],
+    ] as const) {
+      const page = await listWorklist(server, token, `${query}${filter}`);
+      expect(page.items.map((item) => item.id)).toEqual(want.slice(850, 925));
+      expect({ total: page.total, capped: page.total_capped }).toEqual({
+        total: WORKLIST_SEARCH_COUNT_CAP,
+        capped: true,
+      });
+    }
   });
 
   it('shows another facility’s radiologist and another organisation’s admin none of them', async () => {

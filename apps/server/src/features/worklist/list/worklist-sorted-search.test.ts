@@ -1,9 +1,10 @@
 // The entries a prefix walk of a column's sort index reads for a search's page (prefixBudget): the
-// walked entries' matches at the text's density, kept by the caller's share of the facilities and by
-// the range's share of the index, but for the sorts that follow arrival (study date, last update),
-// whose recent studies lie first newest first; widened where they cannot hold the page, up to a
-// bound, where no other filter keeps part of the entries. Figures of the bench's 1,000,000 studies (100 facilities, 13 weeks): "lumbar spine" held by
-// 15 studies in 100, "chest" by 30.
+// walked entries' matches at the text's density, kept by the caller's filters' share of the
+// organisation's studies and by the range's share of the index, but for the sorts that follow arrival
+// (study date, last update), whose recent studies lie first newest first; widened where they cannot
+// hold the page, up to 100,000 entries, or 300,000 where the walk costs less than collecting the
+// matches, unless a filter keeps blocks of the sorted column. Figures of the bench's 1,000,000 studies
+// (100 facilities, 13 weeks): "lumbar spine" held by 15 studies in 100, "chest" by 30.
 import { describe, expect, it } from 'vitest';
 import { prefixBudget } from './worklist-sorted-search.ts';
 
@@ -15,36 +16,36 @@ const page = (sort_by: TPage['sort_by'], offset: number): TPage => ({
   limit: 25,
   offset,
 });
-/** A walk of a sort index not led by the modality group, with no filter but the facilities and dates. */
-const PLAIN = { widens: true, groupLed: false };
+/** A walk of a sort index not led by the modality group, whose matches cost nothing to collect. */
+const PLAIN = { widens: true, groupLed: false, collecting: 0 };
 const MONTH = { ...PLAIN, density: 0.15, rangeShare: 1 / 3 };
 
 describe('the entries a prefix walk reads for a search page', () => {
   it('are the budget’s where its matches kept reach the page’s end: a first page, an admin at offset 500', () => {
-    expect(prefixBudget(page('patient_id', 0), { ...MONTH, entries: 20_000, callerShare: 0.05 })).toBe(
+    expect(prefixBudget(page('patient_id', 0), { ...MONTH, entries: 20_000, filterShare: 0.05 })).toBe(
       20_000,
     );
-    expect(prefixBudget(page('patient_id', 500), { ...MONTH, entries: 31_500, callerShare: 1 })).toBe(31_500);
+    expect(prefixBudget(page('patient_id', 500), { ...MONTH, entries: 31_500, filterShare: 1 })).toBe(31_500);
   });
 
   it('are none for a radiologist’s month at offset 500 in 5 of 100 facilities: 315,000 would hold it', () => {
-    const walk = { ...MONTH, entries: 31_500, callerShare: 0.05 };
+    const walk = { ...MONTH, entries: 31_500, filterShare: 0.05 };
     expect(prefixBudget(page('patient_id', 500), walk)).toBeNull();
     expect(prefixBudget(page('patient_name', 500), walk)).toBeNull();
   });
 
-  it('widen over all dates to hold the page’s end one and a half times, up to 100,000, with no other filter', () => {
-    const chest = { ...PLAIN, density: 0.3, rangeShare: 1, entries: 20_000, callerShare: 0.05 };
+  it('widen over all dates to hold the page’s end one and a half times, up to 100,000', () => {
+    const chest = { ...PLAIN, density: 0.3, rangeShare: 1, entries: 20_000, filterShare: 0.05 };
     expect(prefixBudget(page('patient_name', 900), chest)).toBe(Math.ceil((925 * 1.5) / (0.3 * 0.05)));
-    // A modality filter: the density is of its studies, which keep an unknown share of the entries.
+    // None where a filter keeps blocks of the sorted column (widens false): a status tab by status.
     expect(prefixBudget(page('patient_name', 900), { ...chest, widens: false })).toBeNull();
-    expect(prefixBudget(page('patient_name', 900), { ...chest, callerShare: 0.04 })).toBeNull();
-    expect(prefixBudget(page('series_count', 500), { ...chest, callerShare: 0.25 })).toBe(20_000);
+    expect(prefixBudget(page('patient_name', 900), { ...chest, filterShare: 0.04 })).toBeNull();
+    expect(prefixBudget(page('series_count', 500), { ...chest, filterShare: 0.25 })).toBe(20_000);
     expect(prefixBudget(page('series_count', 500), { ...chest, density: 0 })).toBeNull();
   });
 
   it('take no range share for the study date and last update, which follow arrival', () => {
-    const week = { ...PLAIN, density: 0.3, rangeShare: 7 / 90, entries: 51_000, callerShare: 0.05 };
+    const week = { ...PLAIN, density: 0.3, rangeShare: 7 / 90, entries: 51_000, filterShare: 0.05 };
     expect(prefixBudget(page('datetime', 200), week)).toBe(51_000);
     expect(prefixBudget(page('updated_at', 200), week)).toBe(51_000);
     // By name, the week keeps one entry in 13 of them: 289,000 would hold the page.
@@ -52,15 +53,34 @@ describe('the entries a prefix walk reads for a search page', () => {
   });
 
   it('are the budget’s by modality or description, whose walk reads only the groups holding the text', () => {
-    const walk = { ...MONTH, entries: 20_000, callerShare: 0.05 };
+    const walk = { ...MONTH, entries: 20_000, filterShare: 0.05 };
     expect(prefixBudget(page('study', 100), { ...walk, groupLed: true })).toBe(20_000);
     expect(prefixBudget(page('modality', 500), { ...walk, groupLed: true })).toBe(20_000);
     expect(prefixBudget(page('series_count', 100), walk)).toBeGreaterThan(20_000);
   });
 
   it('count the page’s end, not its start', () => {
-    const walk = { ...PLAIN, density: 0.1, rangeShare: 1, entries: 1_000, callerShare: 1 };
+    const walk = { ...PLAIN, density: 0.1, rangeShare: 1, entries: 1_000, filterShare: 1 };
     expect(prefixBudget(page('patient_id', 75), walk)).toBe(1_000);
     expect(prefixBudget(page('patient_id', 76), walk)).toBe(1_515);
+  });
+
+  it('widen past 100,000 entries, up to 300,000, where walking them costs less than collecting the matches', () => {
+    // A reporter's own studies (2.35 % of the organisation's), 23 in 100 "chest", over all dates: the
+    // facility keys (10 of 100 facilities) find 23,400 candidates, 468,000 entries' worth.
+    const own = { ...PLAIN, density: 0.234, rangeShare: 1, entries: 20_000, filterShare: 0.0235 };
+    const widened = Math.ceil((525 * 1.5) / (0.234 * 0.0235));
+    expect(prefixBudget(page('patient_name', 500), { ...own, collecting: 468_000 })).toBe(widened);
+    expect(prefixBudget(page('patient_name', 500), own)).toBeNull();
+    expect(prefixBudget(page('patient_name', 1_100), { ...own, collecting: 10_000_000 })).toBeNull();
+    // A radiologist's "spine" (5 of 100 facilities, 16 in 100): every candidate a match, cheap to collect.
+    const spine = { ...PLAIN, density: 0.156, rangeShare: 1, entries: 20_000, filterShare: 0.05 };
+    expect(prefixBudget(page('patient_name', 900), { ...spine, collecting: 156_000 })).toBeNull();
+  });
+
+  it('do not widen where a filter keeps blocks of the sorted column', () => {
+    const walk = { ...PLAIN, density: 0.3, rangeShare: 1, entries: 20_000, filterShare: 0.05 };
+    expect(prefixBudget(page('status', 900), { ...walk, collecting: 1_000_000 })).toBe(92_500);
+    expect(prefixBudget(page('status', 900), { ...walk, collecting: 1_000_000, widens: false })).toBeNull();
   });
 });
