@@ -67,15 +67,17 @@ describe('the entries a prefix walk reads for a search page', () => {
 
   it('widen past 100,000 entries, up to 300,000, where walking them costs less than collecting the matches', () => {
     // A reporter's own studies (2.35 % of the organisation's), 23 in 100 "chest", over all dates: the
-    // facility keys (10 of 100 facilities) find 23,400 candidates, 468,000 entries' worth.
+    // facility keys (10 of 100 facilities) find 23,400 candidates, 280,800 entries' worth.
     const own = { ...PLAIN, density: 0.234, rangeShare: 1, entries: 20_000, filterShare: 0.0235 };
     const widened = Math.ceil((525 * 1.5) / (0.234 * 0.0235));
-    expect(prefixBudget(page('patient_name', 500), { ...own, collecting: 468_000 })).toBe(widened);
+    expect(prefixBudget(page('patient_name', 500), { ...own, collecting: 280_800 })).toBe(widened);
+    // Their "lumbar spine" (15 in 100): 223,000 entries cost more than its 15,000 candidates.
+    expect(prefixBudget(page('patient_id', 500), { ...own, density: 0.15, collecting: 180_000 })).toBeNull();
     expect(prefixBudget(page('patient_name', 500), own)).toBeNull();
     expect(prefixBudget(page('patient_name', 1_100), { ...own, collecting: 10_000_000 })).toBeNull();
     // A radiologist's "spine" (5 of 100 facilities, 16 in 100): every candidate a match, cheap to collect.
     const spine = { ...PLAIN, density: 0.156, rangeShare: 1, entries: 20_000, filterShare: 0.05 };
-    expect(prefixBudget(page('patient_name', 900), { ...spine, collecting: 156_000 })).toBeNull();
+    expect(prefixBudget(page('patient_name', 900), { ...spine, collecting: 93_600 })).toBeNull();
   });
 
   it('do not widen where a filter keeps blocks of the sorted column', () => {

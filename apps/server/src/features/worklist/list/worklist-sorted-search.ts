@@ -65,17 +65,19 @@ const PREFIX_ENTRIES_AT_MOST = 100_000;
 /**
  * … but up to this many where the walk costs less than collecting its matches (walkCostsLess): a
  * reporter's own "chest" over all dates by name at offset 500 collected 8,167 matches from 35,000
- * candidates (100-110 ms) where 139,000 entries of the name index hold its page (40 ms with the count).
+ * candidates (100-120 ms) where 139,000 entries of the name index hold its page (45 ms with the count).
  */
 const PREFIX_ENTRIES_COLLECTING_MORE = 300_000;
 /** A walked entry the filters keep reads its row for the text (2-3 µs): as many as 15 entries. */
 const ROW_ENTRIES = 15;
 /**
- * A candidate the search's keys find, read to test the filters and the range and sort it (3-5 µs): as
- * many as 20 entries. A radiologist's 7,557 "spine" over all dates (every one in their facilities a
- * match) were collected in 42 ms, where a walk of 174,000 entries reading 8,700 rows took 46-63.
+ * A candidate the search's keys find, read to test the filters and the range and sort it (2-3 µs): as
+ * many as 12 entries. A reporter's own "lumbar spine" over all dates (3,546 of 15,000 candidates) were
+ * collected in 28 ms, where a walk of 223,000 entries took 56 with the count; a radiologist's 7,557
+ * "spine" (every candidate a match) in 19-42 ms, where a walk of 174,000 entries reading 8,700 rows
+ * took 46-63.
  */
-const CANDIDATE_ENTRIES = 20;
+const CANDIDATE_ENTRIES = 12;
 
 /**
  * The share of the sort index's entries the walk reads, first to now, that the range spans (at least
