@@ -33,6 +33,7 @@ import {
   walkDenseSearch,
   walksDenseSearch,
 } from './worklist-dense-search.ts';
+import { keylessPrefixOf } from './worklist-prefix-budget.ts';
 import { walkSortedSearch } from './worklist-sorted-search.ts';
 
 /** The column behind each sort_by value (the whitelist is WORKLIST_SORT_FIELDS), as SQL text. */
@@ -205,6 +206,7 @@ export async function listWorklistJson(
     itemsSql(sql`select * from studies where studies.id = any(${`{${ids.join(',')}}`}::uuid[])`, sql``);
 
   const walksByWeeks = searching && walksSearch(criteria, query);
+  const searched = [database, criteria, query, column] as const;
   // A text many of a staff member's studies hold, by arrival: their range walked, each text tested
   // (a text without trigram keys too: "ct" is as dense as "brain").
   const oldestFirst =
@@ -221,9 +223,7 @@ export async function listWorklistJson(
   const keyless = searching && dense === null && countsKeylessSearch(criteria);
   // The same by another column: counted up to the cap, the page from the column's sort index.
   const sorted =
-    searching && !keyless && query.sort_by !== 'created_at'
-      ? await walkSortedSearch(database, criteria, query, column)
-      : null;
+    searching && !keyless && query.sort_by !== 'created_at' ? await walkSortedSearch(...searched) : null;
   if (walksByWeeks || keyless || dense || sorted) {
     // An organisation-wide search by arrival (walksSearch): walked in runs of weeks, counted up to a
     // cap; a text no index knows (countsKeylessSearch), any sort: counted up to the cap, the page
@@ -235,7 +235,7 @@ export async function listWorklistJson(
       sorted ??
       (walksByWeeks
         ? await walkSearch(database, criteria, query)
-        : await walkKeylessSearch(database, criteria, query, column));
+        : await walkKeylessSearch(...searched, await keylessPrefixOf(...searched)));
     const rows =
       walk.ids.length === 0 ? [] : await hotRows<{ item: string }>(database, pageOf(walk.ids), run);
     return respond(

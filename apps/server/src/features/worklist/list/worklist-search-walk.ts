@@ -32,7 +32,7 @@ import {
 } from './worklist-criteria.ts';
 import { holdsCommonPairs, keylessPlan } from './worklist-keyless-plan.ts';
 import { hasSearchKeys } from './worklist-search-text.ts';
-import { PREFIX_SEARCH_ENTRIES, prefixWalkSql } from './worklist-page-walk.ts';
+import { PREFIX_SEARCH_ENTRIES, PREFIX_SEARCH_ROWS, prefixWalkSql } from './worklist-page-walk.ts';
 import { hotRows } from './worklist-sql.ts';
 
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
@@ -240,9 +240,12 @@ export function countsKeylessSearch(criteria: TWorklistCriteria): boolean {
  * The page's ids and the capped total of a keyless search (countsKeylessSearch), sorted by `column`.
  * Up to cappedCountLimit matches are read in any order: fewer, and they are every match (the total
  * is exact, the page sorted from them); as many, and the total is capped and the page walked in
- * order: arrival by its indexes; another column from the first PREFIX_SEARCH_ENTRIES entries of its
- * sort index, when they hold the page ("a" by name: 600 ms collected, a few entries walked), else
- * collected and sorted ("sm" by name, whose matches lie together: read twice, once up to the cap).
+ * order: arrival by its indexes; another column from the first entries of its sort index, as many as
+ * `prefix` says for the text's density (keylessPrefixOf; an admin's 60 days of "ri" at offset 900 by
+ * patient id: 2,000 rows walked held 449 of its 910, then 156,000 matches were collected, 340 ms),
+ * when they hold the page ("a" by name: 600 ms collected, a few entries walked), else collected and
+ * sorted ("sm" by name, whose matches lie together: read twice, once up to the cap); null `prefix`:
+ * collected at once.
  * Walking the prefix before counting saved that second read but cost a rare text ("xu", "李明"), the
  * common search, 2,000 entries read for nothing: the count comes first. A text PostgreSQL expects few
  * matches of (keylessPlan) has them all read once instead, and the page sorted from them.
@@ -252,6 +255,10 @@ export async function walkKeylessSearch(
   criteria: TWorklistCriteria,
   page: TPage,
   column: string,
+  prefix: { budget: number; rows: number } | null = {
+    budget: PREFIX_SEARCH_ENTRIES,
+    rows: PREFIX_SEARCH_ROWS,
+  },
 ): Promise<TSearchWalk> {
   const countLimit = cappedCountLimit(WORKLIST_SEARCH_COUNT_CAP, page);
   // The matches read by the plan's conditions; the page walked in order by the range's index.
@@ -289,10 +296,12 @@ export async function walkKeylessSearch(
     // meeting matches soon, which for names holding "sm" read every name before them: 2.2 s).
     const collected = sql`array(select c."id" from (select "studies"."id", ${key} from studies where ${plan.where} offset 0) c
       ${order('c')} ${limits})`;
-    const prefix = prefixWalkSql(database.db, criteria, page, column, sql`${PREFIX_SEARCH_ENTRIES}::bigint`);
-    if (!prefix) return collected;
+    const walked =
+      prefix &&
+      prefixWalkSql(database.db, criteria, page, column, sql`${prefix.budget}::bigint`, prefix.rows);
+    if (!walked) return collected;
     return sql`coalesce((select case when cardinality(p.ids) >= ${page.limit} then p.ids end
-      from (select array(${prefix}) as ids offset 0) p), ${collected})`;
+      from (select array(${walked}) as ids offset 0) p), ${collected})`;
   }
   const counted = row?.n ?? 0;
   const capped = counted >= countLimit;

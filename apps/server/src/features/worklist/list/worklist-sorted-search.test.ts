@@ -6,7 +6,7 @@
 // matches, unless a filter keeps blocks of the sorted column. Figures of the bench's 1,000,000 studies
 // (100 facilities, 13 weeks): "lumbar spine" held by 15 studies in 100, "chest" by 30.
 import { describe, expect, it } from 'vitest';
-import { prefixBudget } from './worklist-sorted-search.ts';
+import { prefixBudget } from './worklist-prefix-budget.ts';
 
 type TPage = Parameters<typeof prefixBudget>[0];
 
