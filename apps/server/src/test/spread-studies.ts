@@ -3,6 +3,7 @@
 // study through the factories first, whose patient the inserted studies share.
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDbOrTx } from '../db/client.ts';
+import { queryRows } from '../db/rows.ts';
 import { buildStudy, type buildFacility } from './factories.ts';
 
 type TFacility = Awaited<ReturnType<typeof buildFacility>>;
@@ -55,4 +56,31 @@ export function sortedByName<T extends { id: string; patient_name: string }>(row
   return [...rows].sort((a, b) =>
     a.patient_name === b.patient_name ? (a.id < b.id ? -1 : 1) : a.patient_name < b.patient_name ? -1 : 1,
   );
+}
+
+/** The worklist's sort columns a test walks, as query parameter and column: name, patient id, study date. */
+export const SORTED_COLUMNS = [
+  ['patient_name', 'patient_name'],
+  ['patient_id', 'patient_identifier'],
+  ['datetime', 'study_datetime'],
+] as const;
+
+/**
+ * The oracle of a sorted search: ORDER BY's ids of the studies `where` keeps (not deleted) holding
+ * `text` (folded), by `column` in `direction`, ties by id.
+ */
+export async function idsInOrder(
+  db: TDbOrTx,
+  where: SQL,
+  text: string,
+  column: string,
+  direction: 'asc' | 'desc',
+): Promise<string[]> {
+  const order = sql.raw(`order by "${column}" ${direction}, id ${direction}`);
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select id from studies where ${where} and status <> 'DELETED'
+      and strpos(search_text, lower(ris_unaccent(${text}))) > 0 ${order}`,
+  );
+  return rows.map((row) => row.id);
 }

@@ -9,10 +9,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScope } from '../../../access/scope.ts';
 import type { TPrincipal } from '../../../auth/principal.ts';
-import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
-import { insertSpreadStudies } from '../../../test/spread-studies.ts';
+import { idsInOrder, insertSpreadStudies, SORTED_COLUMNS } from '../../../test/spread-studies.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { listWorklist } from '../../../test/worklist-requests.ts';
@@ -67,21 +66,9 @@ beforeAll(async () => {
 afterAll(async () => server.close());
 
 /** ORDER BY's ids of the organisation's listed studies holding "xq", by `column` in `direction`. */
-async function oracle(column: string, direction: 'asc' | 'desc') {
-  const order = sql.raw(`order by "${column}" ${direction}, id ${direction}`);
-  const rows = await queryRows<{ id: string }>(
-    server.db,
-    sql`select id from studies where organisation_id = ${organisationId}::uuid and status <> 'DELETED'
-      and strpos(search_text, 'xq') > 0 ${order}`,
-  );
-  return rows.map((row) => row.id);
+function oracle(column: string, direction: 'asc' | 'desc') {
+  return idsInOrder(server.db, sql`organisation_id = ${organisationId}::uuid`, 'xq', column, direction);
 }
-
-const SORTS = [
-  ['patient_name', 'patient_name'],
-  ['patient_id', 'patient_identifier'],
-  ['datetime', 'study_datetime'],
-] as const;
 
 describe('a keyless text a quarter of the studies hold, sorted by a column, deep', () => {
   it('walks as many rows as the text’s density needs for the page’s end', async () => {
@@ -104,7 +91,7 @@ describe('a keyless text a quarter of the studies hold, sorted by a column, deep
   });
 
   it('lists ORDER BY’s page for each column and direction, the total capped', async () => {
-    for (const [sortBy, column] of SORTS) {
+    for (const [sortBy, column] of SORTED_COLUMNS) {
       for (const direction of ['asc', 'desc'] as const) {
         const want = await oracle(column, direction);
         expect(want.length).toBeGreaterThan(WORKLIST_SEARCH_COUNT_CAP);

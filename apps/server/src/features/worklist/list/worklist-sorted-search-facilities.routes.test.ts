@@ -16,10 +16,9 @@
 import { WORKLIST_SEARCH_COUNT_CAP } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../../db/rows.ts';
 import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
-import { insertSpreadStudies } from '../../../test/spread-studies.ts';
+import { idsInOrder, insertSpreadStudies, SORTED_COLUMNS } from '../../../test/spread-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { listWorklist } from '../../../test/worklist-requests.ts';
 
@@ -88,27 +87,17 @@ beforeAll(async () => {
 
 afterAll(async () => server.close());
 
-/** ORDER BY's ids of the facility's month (or all dates) holding "zeta", by `column` in `direction`, ties by id. */
-async function oracle(column: string, direction: 'asc' | 'desc', month = true) {
-  const order = sql.raw(`order by "${column}" ${direction}, id ${direction}`);
+/** ORDER BY's ids of the facility's month (or all dates) holding "zeta", by `column` in `direction`. */
+function oracle(column: string, direction: 'asc' | 'desc', month = true) {
   const from = month
     ? sql`${NOW.toISOString()}::timestamptz - interval '30 days'`
     : sql`'-infinity'::timestamptz`;
-  const rows = await queryRows<{ id: string }>(
-    server.db,
-    sql`select id from studies where facility_id = ${facilityId}::uuid and status <> 'DELETED'
-        and created_at >= ${from} and created_at <= ${NOW.toISOString()}::timestamptz
-        and strpos(search_text, 'zeta') > 0 ${order}`,
-  );
-  return rows.map((row) => row.id);
+  const where = sql`facility_id = ${facilityId}::uuid and created_at >= ${from}
+    and created_at <= ${NOW.toISOString()}::timestamptz`;
+  return idsInOrder(server.db, where, 'zeta', column, direction);
 }
 
-const SORTS = [
-  ['patient_name', 'patient_name'],
-  ['patient_id', 'patient_identifier'],
-  ['status', 'status'],
-  ['datetime', 'study_datetime'],
-] as const;
+const SORTS = [...SORTED_COLUMNS, ['status', 'status']] as const;
 
 describe('a search sorted by a column in one facility of twenty', () => {
   it('walks the sort index near the start: the oracle’s page, the total capped', async () => {
