@@ -16,7 +16,7 @@ import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { listWorklist } from '../../../test/worklist-requests.ts';
 import { resolveWorklistCriteria } from './worklist-criteria.ts';
-import { PREFIX_SEARCH_ROWS } from './worklist-page-walk.ts';
+import { PREFIX_SEARCH_ENTRIES, PREFIX_SEARCH_ROWS } from './worklist-page-walk.ts';
 import { keylessPrefixOf } from './worklist-prefix-budget.ts';
 
 const NOW = new Date('2026-11-19T12:00:00Z');
@@ -84,7 +84,13 @@ describe('a keyless text a quarter of the studies hold, sorted by a column, deep
     // 950 matches at one in four, and half as many again: some 5,700 rows, of 8,000 entries at least.
     expect(prefix?.rows).toBeGreaterThan(2 * PREFIX_SEARCH_ROWS);
     expect(prefix?.budget).toBeGreaterThanOrEqual(8_000);
-    // By arrival the page is walked apart.
+    // A first page walks the first rows unsized, without the text's probe; by arrival, walked apart.
+    expect(await keylessPrefixOf(server.database, criteria, { ...page, offset: 50 }, 'patient_name')).toEqual(
+      {
+        budget: PREFIX_SEARCH_ENTRIES,
+        rows: PREFIX_SEARCH_ROWS,
+      },
+    );
     expect(
       await keylessPrefixOf(server.database, criteria, { ...page, sort_by: 'created_at' }, 'created_at'),
     ).toBe(null);

@@ -32,7 +32,7 @@ import {
 } from './worklist-criteria.ts';
 import { holdsCommonPairs, keylessPlan } from './worklist-keyless-plan.ts';
 import { hasSearchKeys } from './worklist-search-text.ts';
-import { PREFIX_SEARCH_ENTRIES, PREFIX_SEARCH_ROWS, prefixWalkSql } from './worklist-page-walk.ts';
+import { prefixWalkSql } from './worklist-page-walk.ts';
 import { hotRows } from './worklist-sql.ts';
 
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
@@ -244,8 +244,7 @@ export function countsKeylessSearch(criteria: TWorklistCriteria): boolean {
  * `prefix` says for the text's density (keylessPrefixOf; an admin's 60 days of "ri" at offset 900 by
  * patient id: 2,000 rows walked held 449 of its 910, then 156,000 matches were collected, 340 ms),
  * when they hold the page ("a" by name: 600 ms collected, a few entries walked), else collected and
- * sorted ("sm" by name, whose matches lie together: read twice, once up to the cap); null `prefix`:
- * collected at once.
+ * sorted ("sm" by name, whose matches lie together: read twice, once up to the cap).
  * Walking the prefix before counting saved that second read but cost a rare text ("xu", "李明"), the
  * common search, 2,000 entries read for nothing: the count comes first. A text PostgreSQL expects few
  * matches of (keylessPlan) has them all read once instead, and the page sorted from them.
@@ -255,10 +254,8 @@ export async function walkKeylessSearch(
   criteria: TWorklistCriteria,
   page: TPage,
   column: string,
-  prefix: { budget: number; rows: number } | null = {
-    budget: PREFIX_SEARCH_ENTRIES,
-    rows: PREFIX_SEARCH_ROWS,
-  },
+  /** How far another column's sort index is walked (keylessPrefixOf); null: not walked. */
+  prefix: { budget: number; rows: number } | null,
 ): Promise<TSearchWalk> {
   const countLimit = cappedCountLimit(WORKLIST_SEARCH_COUNT_CAP, page);
   // The matches read by the plan's conditions; the page walked in order by the range's index.
