@@ -10,9 +10,9 @@ import type { TDatabase } from '../../../db/client.ts';
 import { GROUP_LED_SORT_COLUMNS } from '../../../db/schema/studies.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { facilitiesOf, keepsPartOf, LISTED_STATUSES, type TWorklistCriteria } from './worklist-criteria.ts';
-import { facilityShareOf, heldFigure } from './worklist-held-figures.ts';
+import { facilityShareOf, firstArrivalHeld, heldFigure } from './worklist-held-figures.ts';
 import { rollupTotalSql } from './worklist-rollup.ts';
-import { DENSE_ONE_IN, firstArrivalOf, probeDensity } from './worklist-dense-search.ts';
+import { DENSE_ONE_IN, probeDensity } from './worklist-dense-search.ts';
 import { PREFIX_SEARCH_ENTRIES, PREFIX_SEARCH_ROWS, prefixStartOf } from './worklist-page-walk.ts';
 
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
@@ -47,14 +47,14 @@ const CANDIDATE_ENTRIES = 12;
 
 /**
  * The share of the sort index's entries the walk reads, first to now, that the range spans (at least
- * 1 %): of the organisation's arrivals, or from the range's start where the walk begins there
- * (prefixStartOf).
+ * 1 %): of the organisation's arrivals (its first held, an estimate), or from the range's start where
+ * the walk begins there (prefixStartOf).
  */
 async function rangeShareOf(database: TDatabase, criteria: TWorklistCriteria, page: TPage): Promise<number> {
   if (criteria.from === null && criteria.to === null) return 1;
   const first =
     prefixStartOf(criteria, page)?.getTime() ??
-    (await firstArrivalOf(database, criteria.scope.organisationId));
+    (await firstArrivalHeld(database.db, criteria.scope.organisationId));
   const now = criteria.now.getTime();
   if (first === null || first >= now) return 1;
   const from = Math.max(criteria.from?.getTime() ?? first, first);
