@@ -314,10 +314,11 @@ export const studies = pgTable(
     index('studies_search_modality_idx')
       .using('gin', sql`ris_search_modality_keys(${t.searchText}, ${t.modalityGroup})`)
       .with({ fastupdate: 'off' }),
-    // - a text without three ASCII letters or digits in a row ("xu", "李明"), which no trigram key
-    //   holds: the pairs of characters of search_text (migration 0031, ris_search_pairs)
+    // - a text without three ASCII letters or digits in a row ("xu", "李明", "q"), which no trigram key
+    //   holds: the pairs of characters of search_text (migration 0031) and its single characters
+    //   (0045, ris_search_pair_keys)
     index('studies_search_pair_idx')
-      .using('gin', sql`ris_search_pairs(${t.searchText})`)
+      .using('gin', sql`ris_search_pair_keys(${t.searchText})`)
       .with({ fastupdate: 'off' }),
     // - a search in the open studies' tabs (Ordered, In progress): their trigrams and pairs (0042)
     index('studies_search_open_idx')

@@ -11,6 +11,7 @@ import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../..
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
 import { holdsCommonPairs } from './worklist-keyless-plan.ts';
+import { pairKeysFor } from './worklist-search-stats.ts';
 
 const NOW = new Date('2026-11-19T12:00:00Z');
 const MONTH = 'date_range_type=LAST_1_MONTH';
@@ -54,7 +55,7 @@ beforeAll(async () => {
     server,
     await buildUser(server.db, { role: 'ADMIN', organisationId: foreignOrganisationId }),
   );
-  // The pair index's statistics decide (migration 0031's expression).
+  // The pair index's statistics decide (migrations 0031's and 0045's expression).
   await server.db.execute(sql`analyze studies`);
 });
 
@@ -77,10 +78,50 @@ async function oracle(text: string, options: { facility?: string; organisation?:
 
 describe('a keyless search whose pairs most studies hold', () => {
   it('is told from the pair index’s statistics', async () => {
-    expect(await holdsCommonPairs(server.db, 'ab')).toBe(true);
-    expect(await holdsCommonPairs(server.db, 'AB')).toBe(true);
-    expect(await holdsCommonPairs(server.db, 'zq')).toBe(false);
-    expect(await holdsCommonPairs(server.db, 'a')).toBe(false);
+    expect(await holdsCommonPairs(server.db, await pairKeysFor(server.db, 'ab'))).toBe(true);
+    expect(await holdsCommonPairs(server.db, await pairKeysFor(server.db, 'AB'))).toBe(true);
+    expect(await holdsCommonPairs(server.db, await pairKeysFor(server.db, 'zq'))).toBe(false);
+    // A text without pairs is told by its single characters (migration 0045): "a" is in every study,
+    // "q" in none, and one of digits has no key.
+    expect(await holdsCommonPairs(server.db, await pairKeysFor(server.db, 'a'))).toBe(true);
+    expect(await holdsCommonPairs(server.db, await pairKeysFor(server.db, 'q'))).toBe(false);
+    expect(await holdsCommonPairs(server.db, await pairKeysFor(server.db, '7'))).toBe(false);
+    // Folded by PostgreSQL's rules, which Unicode's decomposition does not know: "Đ" is a "d", which
+    // "Abdomen" holds.
+    expect(await holdsCommonPairs(server.db, await pairKeysFor(server.db, 'Đ'))).toBe(true);
+  });
+
+  it('makes a text’s keys as PostgreSQL does, and none for digits and spaces', async () => {
+    const texts = [
+      'ab',
+      'AB',
+      'a',
+      'Q',
+      '7 q',
+      'i w',
+      "o'b",
+      '12',
+      '4 5',
+      ' 7 ',
+      'x-ray',
+      'A1',
+      'Đ',
+      'ß',
+      'Łó',
+      '²',
+      '李',
+      'Я в',
+    ];
+    for (const text of texts) {
+      const [row] = await queryRows<{ keys: string[] }>(
+        server.db,
+        sql`select ris_search_query_pairs(${text}) as keys`,
+      );
+      const want = [...new Set(row?.keys ?? [])].sort();
+      expect({ text, keys: [...(await pairKeysFor(server.db, text))].sort() }).toEqual({ text, keys: want });
+    }
+    expect(await pairKeysFor(server.db, '12 3')).toEqual([]);
+    expect(await pairKeysFor(server.db, 'ß')).toEqual(['ss']);
   });
 
   it('counts an admin’s tabs and deleted studies, and a radiologist’s, exactly as the oracle', async () => {

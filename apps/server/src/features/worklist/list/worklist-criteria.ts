@@ -18,6 +18,7 @@ import { facilityCountOf, firstArrivalHeld } from './worklist-held-figures.ts';
 import { keyedRowsOf, searchModalitiesOf, weekKeyedRowsOf } from './worklist-search-modality.ts';
 import { rangeTestOf } from './worklist-search-in-range.ts';
 import { searchesOpen, WALK_DAYS_AT_MOST } from './worklist-search-open.ts';
+import { pairKeysFor } from './worklist-search-stats.ts';
 import { hasSearchKeys, searchTextConditions } from './worklist-search-text.ts';
 
 /** The statuses every default list shows (the All tab; DELETED is in no tab). */
@@ -41,6 +42,12 @@ export type TWorklistCriteria = {
   to: { at: Date; inclusive: boolean } | null;
   /** The search text as typed (trimmed), or null: a substring of search_text once folded. */
   searchText: string | null;
+  /**
+   * A search text without trigram keys: its keys in the pair-keyed index (pairKeysFor: its pairs of
+   * characters, else its single characters), which finds its candidates; empty otherwise, and for a
+   * text without such keys (digits and spaces), which no index finds.
+   */
+  searchPairKeys: readonly string[];
   /**
    * With a search over a bounded range of at most MAX_SEARCH_WEEKS weeks whose text has a trigram
    * (three ASCII letters or digits in a row): the weeks of created_at the range covers, for the
@@ -202,6 +209,7 @@ export async function resolveWorklistCriteria(
     facilityIds,
     ...range,
     searchText: search === '' ? null : search,
+    searchPairKeys: search !== '' && !hasSearchKeys(search) ? await pairKeysFor(db, search) : [],
     searchWeeks: options.keyedSearch ? searchWeeks : null,
     searchFacilities: null,
     searchInRange: false,

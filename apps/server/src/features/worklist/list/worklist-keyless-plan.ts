@@ -13,8 +13,7 @@ import {
   worklistWhere,
   type TWorklistCriteria,
 } from './worklist-criteria.ts';
-import { estimateRows, keyStatsOf, pairsOf } from './worklist-search-stats.ts';
-import { hasSearchPair } from './worklist-search-text.ts';
+import { estimateRows, keyStatsOf } from './worklist-search-stats.ts';
 import { hotRows } from './worklist-sql.ts';
 
 /**
@@ -26,9 +25,11 @@ import { hotRows } from './worklist-sql.ts';
  */
 const COMMON_PAIR_SHARE = 0.05;
 
-/** Whether a keyless text's pairs are common (COMMON_PAIR_SHARE); false without statistics. */
-export async function holdsCommonPairs(db: TDbOrTx, text: string): Promise<boolean> {
-  const pairs = pairsOf(text);
+/**
+ * Whether a keyless text's keys in the pair-keyed index (criteria.searchPairKeys: its pairs, else its
+ * single characters, "a") are common (COMMON_PAIR_SHARE); false without keys or statistics.
+ */
+export async function holdsCommonPairs(db: TDbOrTx, pairs: readonly string[]): Promise<boolean> {
   if (pairs.length === 0) return false;
   const stats = await keyStatsOf(db, 'studies_search_pair_idx');
   return stats !== null && stats.rows > 0 && estimateRows(stats, pairs) >= COMMON_PAIR_SHARE * stats.rows;
@@ -143,7 +144,7 @@ export async function keylessPlan(
   statuses: TWorklistCriteria['statuses'],
   askOnce: boolean,
 ): Promise<TKeylessPlan> {
-  if (criteria.searchText !== null && (await holdsCommonPairs(database.db, criteria.searchText))) {
+  if (criteria.searchText !== null && (await holdsCommonPairs(database.db, criteria.searchPairKeys))) {
     const tested = { ...criteria, searchInRange: true };
     return {
       where: assigneeLedWhere(database.db, tested, statuses) ?? worklistWhere(database.db, tested, statuses),
@@ -152,7 +153,7 @@ export async function keylessPlan(
   }
   const where = worklistWhere(database.db, criteria, statuses);
   const ranged = criteria.from !== null || criteria.to !== null;
-  if (criteria.searchText === null || !hasSearchPair(criteria.searchText) || !(ranged || askOnce)) {
+  if (criteria.searchText === null || criteria.searchPairKeys.length === 0 || !(ranged || askOnce)) {
     return { where, once: false };
   }
   const [row] = await hotRows<{ 'QUERY PLAN': unknown }>(

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
 import { queryRows } from '../../../db/rows.ts';
 
-/** The keyed search indexes whose statistics are read (migrations 0031, 0041 and 0042). */
+/** The keyed search indexes whose statistics are read (migrations 0031/0045, 0041 and 0042). */
 export type TStatsIndex =
   'studies_search_pair_idx' | 'studies_search_modality_idx' | 'studies_search_open_idx';
 
@@ -93,4 +93,45 @@ export function pairsOf(text: string): string[] {
     if (!/\s|^[0-9]{2}$/u.test(pair)) pairs.add(pair);
   }
   return [...pairs];
+}
+
+/** The pair-keyed index's keys of searched texts, per database (ris_search_query_pairs is immutable). */
+const pairKeys = new WeakMap<object, Map<string, Promise<readonly string[]>>>();
+/** The texts whose keys one database holds at most: past it they are all made again. */
+const PAIR_KEYS_HELD_AT_MOST = 10_000;
+
+/** An ASCII text's keys as ris_search_query_pairs makes them: lower-casing is all its folding does. */
+function asciiPairKeys(text: string): string[] {
+  const lower = text.toLowerCase();
+  const pairs = new Set<string>();
+  for (let i = 0; i + 1 < lower.length; i++) {
+    const pair = lower.slice(i, i + 2);
+    if (!/\s|^[0-9]{2}$/.test(pair)) pairs.add(pair);
+  }
+  if (pairs.size > 0) return [...pairs];
+  return [...new Set([...lower].filter((character) => !/\s|[0-9]/.test(character)))];
+}
+
+/**
+ * A searched text's keys in the pair-keyed index, exactly as ris_search_query_pairs makes them
+ * (migrations 0031, 0045): its pairs of characters (neither holding a space nor two digits), else its
+ * single characters (neither a space nor a digit); none for a text of spaces and digits, which is
+ * then not looked up. Made here for ASCII text; asked of PostgreSQL otherwise, whose unaccent rules
+ * fold letters Unicode does not decompose ("Ł" to "l", "ß" to "ss", "²" to "2"), and held in memory.
+ * Estimated from the wrong keys, "Ł" (a rare "ł", in fact every "l") was read from the index: 1 s.
+ */
+export function pairKeysFor(db: TDbOrTx, text: string): Promise<readonly string[]> {
+  // eslint-disable-next-line no-control-regex -- ASCII is the range U+0000 to U+007F
+  if (/^[\x00-\x7f]*$/.test(text)) return Promise.resolve(asciiPairKeys(text));
+  const held = pairKeys.get(db) ?? new Map<string, Promise<readonly string[]>>();
+  pairKeys.set(db, held);
+  const found = held.get(text);
+  if (found) return found;
+  if (held.size >= PAIR_KEYS_HELD_AT_MOST) held.clear();
+  const reading = queryRows<{ keys: string[] }>(db, sql`select ris_search_query_pairs(${text}) as keys`).then(
+    ([row]) => row?.keys ?? [],
+  );
+  held.set(text, reading);
+  reading.catch(() => held.delete(text));
+  return reading;
 }

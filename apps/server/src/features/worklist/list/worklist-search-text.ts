@@ -11,20 +11,6 @@ import { OPEN_STUDY } from './worklist-search-open.ts';
 export const hasSearchKeys = (term: string): boolean => /[A-Za-z0-9]{3}/.test(term);
 
 /**
- * Whether a search text holds a pair of characters the pair-keyed index keeps (ris_search_pairs,
- * migration 0031): neither a space nor two digits. Decided on the text as typed: where folding
- * changes it otherwise, the index is looked up for no pair (every study) or not at all, and the
- * substring test still decides.
- */
-export function hasSearchPair(term: string): boolean {
-  const characters = [...term];
-  return characters.some((character, i) => {
-    const pair = character + (characters[i + 1] ?? ' ');
-    return !/\s|^[0-9]{2}$/u.test(pair);
-  });
-}
-
-/**
  * The substring test that decides a search's every match: the study's lower-cased, unaccented text
  * (search_text) holds the searched text, normalised the same way. strpos, which no trigram index
  * serves, so each index that finds candidates is chosen on its own. The text is normalised once, in
@@ -54,7 +40,13 @@ function keyedScans(keys: string, queryKeys: string, values: readonly SQL[], sea
 export function searchTextConditions(
   criteria: Pick<
     TWorklistCriteria,
-    'searchText' | 'searchWeeks' | 'searchInRange' | 'searchOpen' | 'searchModalities' | 'searchFacilities'
+    | 'searchText'
+    | 'searchPairKeys'
+    | 'searchWeeks'
+    | 'searchInRange'
+    | 'searchOpen'
+    | 'searchModalities'
+    | 'searchFacilities'
   >,
   bounds: { from: boolean; to: boolean },
 ): SQL[] {
@@ -114,12 +106,13 @@ export function searchTextConditions(
   } else if (searchText !== null && !hasSearchKeys(searchText)) {
     // A text the trigram indexes do not know (fewer than three ASCII letters or digits in a row): the
     // plain one would read all of itself for it (0.6 s at 1,000,000 studies), so the substring test is
-    // strpos, which it cannot serve. A study holding the text holds each of its pairs of characters,
-    // which the pair-keyed index finds (migration 0031): PostgreSQL chooses it for a rare text (the
-    // pairs' frequencies are in the index's statistics) and reads the range in order for a common one.
+    // strpos, which it cannot serve. A study holding the text holds each of its pairs of characters
+    // (or, for a text without pairs such as "q", its single characters), which the pair-keyed index
+    // finds (migrations 0031, 0045): PostgreSQL chooses it for a rare text (the keys' frequencies are
+    // in the index's statistics) and reads the range in order for a common one.
     found.push(holdsSearchText(searchText));
-    if (hasSearchPair(searchText)) {
-      found.push(sql`ris_search_pairs("studies"."search_text") @> ris_search_query_pairs(${searchText})`);
+    if (criteria.searchPairKeys.length > 0) {
+      found.push(sql`ris_search_pair_keys("studies"."search_text") @> ris_search_query_pairs(${searchText})`);
     }
   } else if (searchText !== null) {
     found.push(containsFolded(sql`"studies"."search_text"`, searchText));

@@ -326,7 +326,8 @@ export async function countKeylessSearch(
   const others = statuses.filter((status) => !LISTED_STATUSES.includes(status));
   // The listed statuses, the most matches, by the plan's conditions; deleted studies as worklistWhere
   // (each row's text tested alone for common pairs, as the plan does).
-  const common = criteria.searchText !== null && (await holdsCommonPairs(database.db, criteria.searchText));
+  const common =
+    criteria.searchText !== null && (await holdsCommonPairs(database.db, criteria.searchPairKeys));
   const parts = [
     ...(listed.length > 0 ? [(await keylessPlan(database, criteria, listed, false)).where] : []),
     ...(others.length > 0

@@ -184,10 +184,18 @@ const TERMS = [
   'i w',
   '12',
   '4 5',
-  // One character, or one that folds to two (Æ → ae) or to one (k + a combining acute accent).
+  // One character, or one that folds to two (Æ → ae) or to one (k + a combining acute accent): the
+  // pair-keyed index finds a text without pairs by its single characters (migration 0045).
   'Я',
   'Æ',
   'k\u0301',
+  'j',
+  'J',
+  'д',
+  '李',
+  '’',
+  'Ö',
+  '7 j',
 ];
 
 /** The worklist criteria of a query string, as the route resolves them for the admin. */
@@ -378,7 +386,7 @@ describe('the search plan', () => {
     }
   });
 
-  it('reads the pair-keyed index for a text without keys of two characters or more, never the trigram index', async () => {
+  it('reads the pair-keyed index for a text without trigram keys, never the trigram index', async () => {
     const open = RANGES['open start (plain index)'];
     for (const [term, range, caller] of [
       ['zq', open, principal],
@@ -391,12 +399,19 @@ describe('the search plan', () => {
       // pg_trgm finds no trigram in such a text and would read all of its index.
       expect({ term, uses: text.includes('studies_search_trgm_idx') }).toEqual({ term, uses: false });
     }
-    // One character has no pair, nor has a text whose pairs hold a space or two digits (the index
-    // leaves them out); a text with keys reads the trigram indexes.
-    for (const term of ['Я', 'i w', '12', '4 5']) {
+    // A text without pairs (one character, or pairs holding a space) is looked up by its single
+    // characters (migration 0045); one of digits and spaces has no key (the index leaves them out);
+    // a text with keys reads the trigram indexes.
+    for (const [term, uses] of [
+      ['Я', true],
+      ['q', true],
+      ['i w', true],
+      ['12', false],
+      ['4 5', false],
+    ] as const) {
       expect({ term, uses: (await plan(term, open)).includes('studies_search_pair_idx') }).toEqual({
         term,
-        uses: false,
+        uses,
       });
     }
     expect(await plan('fernand', open)).not.toContain('studies_search_pair_idx');
