@@ -117,7 +117,7 @@ function asciiPairKeys(text: string): string[] {
  * (migrations 0031, 0045): its pairs of characters (neither holding a space nor two digits), else its
  * single characters (neither a space nor a digit); none for a text of spaces and digits, which is
  * then not looked up. Made here for ASCII text; asked of PostgreSQL otherwise, whose unaccent rules
- * fold letters Unicode does not decompose ("Ł" to "l", "ß" to "ss", "²" to "2"), and held in memory.
+ * fold letters Unicode does not decompose ("Ł" to "l", "ß" to "ss"), and held in memory.
  * Estimated from the wrong keys, "Ł" (a rare "ł", in fact every "l") was read from the index: 1 s.
  */
 export function pairKeysFor(db: TDbOrTx, text: string): Promise<readonly string[]> {
