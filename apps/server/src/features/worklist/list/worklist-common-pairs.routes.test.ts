@@ -11,7 +11,7 @@ import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../..
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
 import { holdsCommonPairs } from './worklist-keyless-plan.ts';
-import { pairKeysFor } from './worklist-search-stats.ts';
+import { foldedSearchText, pairKeysFor } from './worklist-search-stats.ts';
 
 const NOW = new Date('2026-11-19T12:00:00Z');
 const MONTH = 'date_range_type=LAST_1_MONTH';
@@ -108,17 +108,24 @@ describe('a keyless search whose pairs most studies hold', () => {
       'Đ',
       'ß',
       'Łó',
+      'Ħead',
+      'ø',
       '²',
       '李',
       'Я в',
     ];
     for (const text of texts) {
-      const [row] = await queryRows<{ keys: string[] }>(
+      const [row] = await queryRows<{ keys: string[]; folded: string }>(
         server.db,
-        sql`select ris_search_query_pairs(${text}) as keys`,
+        sql`select ris_search_query_pairs(${text}) as keys, lower(ris_unaccent(${text})) as folded`,
       );
       const want = [...new Set(row?.keys ?? [])].sort();
       expect({ text, keys: [...(await pairKeysFor(server.db, text))].sort() }).toEqual({ text, keys: want });
+      // The folding every index's estimate starts from (the open studies' and modality-keyed ones too).
+      expect({ text, folded: await foldedSearchText(server.db, text) }).toEqual({
+        text,
+        folded: row?.folded,
+      });
     }
     expect(await pairKeysFor(server.db, '12 3')).toEqual([]);
     expect(await pairKeysFor(server.db, 'ß')).toEqual(['ss']);

@@ -14,7 +14,7 @@ import { MODALITIES, type TModality } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
 import { queryRows } from '../../../db/rows.ts';
-import { estimateRows, keyStatsOf, pairsOf, trigramsOf } from './worklist-search-stats.ts';
+import { estimateRows, foldedSearchText, keyStatsOf, pairsOf, trigramsOf } from './worklist-search-stats.ts';
 import { facilityShareOf, firstArrivalHeld } from './worklist-held-figures.ts';
 import { holdsSearchText } from './worklist-search-text.ts';
 
@@ -70,8 +70,9 @@ export async function searchModalitiesOf(
  * a text without keys or with no statistics yet (a new database before ANALYZE).
  */
 async function keyedCandidates(db: TDbOrTx, searchText: string) {
-  const trigrams = trigramsOf(searchText);
-  const keys = trigrams.length > 0 ? trigrams : pairsOf(searchText);
+  const folded = await foldedSearchText(db, searchText);
+  const trigrams = trigramsOf(folded);
+  const keys = trigrams.length > 0 ? trigrams : pairsOf(folded);
   if (keys.length === 0) return null;
   const stats = await keyStatsOf(db, 'studies_search_modality_idx');
   if (!stats) return null;

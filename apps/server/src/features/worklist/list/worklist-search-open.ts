@@ -9,7 +9,7 @@
 import { STUDY_STATUSES, type TStudyStatus } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
-import { estimateRows, keyStatsOf, pairsOf, trigramsOf } from './worklist-search-stats.ts';
+import { estimateRows, foldedSearchText, keyStatsOf, pairsOf, trigramsOf } from './worklist-search-stats.ts';
 
 /**
  * A dense search is walked over at most this many days of its range (worklist-dense-search.ts): a
@@ -63,8 +63,9 @@ export async function searchesOpen(
   },
 ): Promise<boolean> {
   if (statuses.length === 0 || !statuses.every((status) => OPEN_STATUSES.includes(status))) return false;
-  const trigrams = trigramsOf(searchText);
-  const keys = trigrams.length > 0 ? trigrams : pairsOf(searchText);
+  const folded = await foldedSearchText(db, searchText);
+  const trigrams = trigramsOf(folded);
+  const keys = trigrams.length > 0 ? trigrams : pairsOf(folded);
   if (keys.length === 0) return false;
   const stats = await keyStatsOf(db, 'studies_search_open_idx');
   const long = reader.days === null || reader.days > WALK_DAYS_AT_MOST;

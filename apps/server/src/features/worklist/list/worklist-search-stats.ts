@@ -65,28 +65,46 @@ export function estimateRows(stats: TKeyStats, keys: readonly string[]): number 
   return Math.min(...keys.map((key) => stats.freqs.get(key) ?? stats.unlisted)) * stats.rows;
 }
 
-/** A searched text folded by Unicode decomposition and lower-cased, as ris_unaccent and lower fold it but for a few letters (ø, ß): for estimates only. */
-function folded(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
+/** Searched texts folded by PostgreSQL, per database (lower and ris_unaccent are immutable). */
+const foldedTexts = new WeakMap<object, Map<string, Promise<string>>>();
+/** The texts one database holds at most: past it they are all folded again. */
+const FOLDED_HELD_AT_MOST = 10_000;
 
 /**
- * A searched text's trigram keys as the query key functions make them: each three ASCII letters or
- * digits in a row of the text folded. An estimate only: the statement's own keys decide the matches.
+ * A searched text folded exactly as search_text is (lower-cased, unaccented), for the keys that decide
+ * how it is searched: ASCII text is lower-cased here, which is all the folding does to it; other text
+ * is folded by PostgreSQL once and held in memory, since its unaccent rules fold letters Unicode's
+ * decomposition leaves alone ("Ł" is "l", "ß" is "ss", "ø" is "o"). Estimated from "ł", a radiologist's
+ * month of "Ł" (in fact every "l") was read from the pair index in 1 s.
  */
-export function trigramsOf(text: string): string[] {
+export function foldedSearchText(db: TDbOrTx, text: string): Promise<string> {
+  if (/^\p{ASCII}*$/u.test(text)) return Promise.resolve(text.toLowerCase());
+  const held = foldedTexts.get(db) ?? new Map<string, Promise<string>>();
+  foldedTexts.set(db, held);
+  const found = held.get(text);
+  if (found) return found;
+  if (held.size >= FOLDED_HELD_AT_MOST) held.clear();
+  const folding = queryRows<{ folded: string }>(db, sql`select lower(ris_unaccent(${text})) as folded`).then(
+    ([row]) => row?.folded ?? text.toLowerCase(),
+  );
+  held.set(text, folding);
+  folding.catch(() => held.delete(text));
+  return folding;
+}
+
+/** A folded text's trigram keys as the query key functions make them: each three ASCII letters or digits in a row. */
+export function trigramsOf(folded: string): string[] {
   const trigrams = new Set<string>();
-  const text3 = folded(text);
-  for (let i = 0; i + 3 <= text3.length; i++) {
-    const trigram = text3.slice(i, i + 3);
+  for (let i = 0; i + 3 <= folded.length; i++) {
+    const trigram = folded.slice(i, i + 3);
     if (/^[a-z0-9]{3}$/.test(trigram)) trigrams.add(trigram);
   }
   return [...trigrams];
 }
 
-/** A searched text's pairs of characters as ris_search_pairs keeps them (neither a space nor two digits). */
-export function pairsOf(text: string): string[] {
-  const characters = [...folded(text)];
+/** A folded text's pairs of characters as ris_search_pairs keeps them (neither a space nor two digits). */
+export function pairsOf(folded: string): string[] {
+  const characters = [...folded];
   const pairs = new Set<string>();
   for (let i = 0; i + 1 < characters.length; i++) {
     const pair = `${characters[i] ?? ''}${characters[i + 1] ?? ''}`;
@@ -95,43 +113,15 @@ export function pairsOf(text: string): string[] {
   return [...pairs];
 }
 
-/** The pair-keyed index's keys of searched texts, per database (ris_search_query_pairs is immutable). */
-const pairKeys = new WeakMap<object, Map<string, Promise<readonly string[]>>>();
-/** The texts whose keys one database holds at most: past it they are all made again. */
-const PAIR_KEYS_HELD_AT_MOST = 10_000;
-
-/** An ASCII text's keys as ris_search_query_pairs makes them: lower-casing is all its folding does. */
-function asciiPairKeys(text: string): string[] {
-  const lower = text.toLowerCase();
-  const pairs = new Set<string>();
-  for (let i = 0; i + 1 < lower.length; i++) {
-    const pair = lower.slice(i, i + 2);
-    if (!/\s|^[0-9]{2}$/.test(pair)) pairs.add(pair);
-  }
-  if (pairs.size > 0) return [...pairs];
-  return [...new Set([...lower].filter((character) => !/\s|[0-9]/.test(character)))];
-}
-
 /**
  * A searched text's keys in the pair-keyed index, exactly as ris_search_query_pairs makes them
- * (migrations 0031, 0045): its pairs of characters (neither holding a space nor two digits), else its
- * single characters (neither a space nor a digit); none for a text of spaces and digits, which is
- * then not looked up. Made here for ASCII text; asked of PostgreSQL otherwise, whose unaccent rules
- * fold letters Unicode does not decompose ("Ł" to "l", "ß" to "ss"), and held in memory.
- * Estimated from the wrong keys, "Ł" (a rare "ł", in fact every "l") was read from the index: 1 s.
+ * (migrations 0031, 0045): the pairs of characters of its folded text (foldedSearchText), else its
+ * single characters that are neither a space nor a digit; none for a text of spaces and digits, which
+ * is then not looked up.
  */
-export function pairKeysFor(db: TDbOrTx, text: string): Promise<readonly string[]> {
-  // eslint-disable-next-line no-control-regex -- ASCII is the range U+0000 to U+007F
-  if (/^[\x00-\x7f]*$/.test(text)) return Promise.resolve(asciiPairKeys(text));
-  const held = pairKeys.get(db) ?? new Map<string, Promise<readonly string[]>>();
-  pairKeys.set(db, held);
-  const found = held.get(text);
-  if (found) return found;
-  if (held.size >= PAIR_KEYS_HELD_AT_MOST) held.clear();
-  const reading = queryRows<{ keys: string[] }>(db, sql`select ris_search_query_pairs(${text}) as keys`).then(
-    ([row]) => row?.keys ?? [],
-  );
-  held.set(text, reading);
-  reading.catch(() => held.delete(text));
-  return reading;
+export async function pairKeysFor(db: TDbOrTx, text: string): Promise<readonly string[]> {
+  const folded = await foldedSearchText(db, text);
+  const pairs = pairsOf(folded);
+  if (pairs.length > 0) return pairs;
+  return [...new Set([...folded].filter((character) => !/\s|[0-9]/u.test(character)))];
 }
