@@ -65,31 +65,53 @@ export function estimateRows(stats: TKeyStats, keys: readonly string[]): number 
   return Math.min(...keys.map((key) => stats.freqs.get(key) ?? stats.unlisted)) * stats.rows;
 }
 
-/** Searched texts folded by PostgreSQL, per database (lower and ris_unaccent are immutable). */
-const foldedTexts = new WeakMap<object, Map<string, Promise<string>>>();
+/** A searched text folded as search_text is, and its keys in the pair-keyed index. */
+type TSearchFolding = { folded: string; pairKeys: readonly string[] };
+/** Searched texts folded by PostgreSQL, per database (lower, ris_unaccent and the keys are immutable). */
+const foldings = new WeakMap<object, Map<string, Promise<TSearchFolding>>>();
 /** The texts one database holds at most: past it they are all folded again. */
 const FOLDED_HELD_AT_MOST = 10_000;
 
 /**
- * A searched text folded exactly as search_text is (lower-cased, unaccented), for the keys that decide
- * how it is searched: ASCII text is lower-cased here, which is all the folding does to it; other text
- * is folded by PostgreSQL once and held in memory, since its unaccent rules fold letters Unicode's
- * decomposition leaves alone ("Ł" is "l", "ß" is "ss", "ø" is "o"). Estimated from "ł", a radiologist's
- * month of "Ł" (in fact every "l") was read from the pair index in 1 s.
+ * A searched text folded exactly as search_text is (lower-cased, unaccented), and its keys in the
+ * pair-keyed index exactly as ris_search_query_pairs makes them (migrations 0031, 0045): its pairs of
+ * characters (neither holding a space nor two digits), else its single characters (neither a space
+ * nor a digit); none for a text of spaces and digits, which is then not looked up. ASCII text is
+ * made here: lower-casing is all the folding does to it, and its spaces are PostgreSQL's. Other text
+ * is folded and keyed by PostgreSQL once and held in memory: its unaccent rules fold letters Unicode's
+ * decomposition leaves alone ("Ł" is "l", "ß" is "ss", "ø" is "o"), and its idea of a space decides
+ * the keys (a key it does not make would find no study, none it makes would read the whole index).
+ * Estimated from "ł", a radiologist's month of "Ł" (in fact every "l") was read from the pair index in 1 s.
  */
-export function foldedSearchText(db: TDbOrTx, text: string): Promise<string> {
-  if (/^\p{ASCII}*$/u.test(text)) return Promise.resolve(text.toLowerCase());
-  const held = foldedTexts.get(db) ?? new Map<string, Promise<string>>();
-  foldedTexts.set(db, held);
+function searchFoldingOf(db: TDbOrTx, text: string): Promise<TSearchFolding> {
+  if (/^\p{ASCII}*$/u.test(text)) {
+    const folded = text.toLowerCase();
+    const pairs = pairsOf(folded);
+    const singles = [...new Set([...folded].filter((character) => !/\s|[0-9]/.test(character)))];
+    return Promise.resolve({ folded, pairKeys: pairs.length > 0 ? pairs : singles });
+  }
+  const held = foldings.get(db) ?? new Map<string, Promise<TSearchFolding>>();
+  foldings.set(db, held);
   const found = held.get(text);
   if (found) return found;
   if (held.size >= FOLDED_HELD_AT_MOST) held.clear();
-  const folding = queryRows<{ folded: string }>(db, sql`select lower(ris_unaccent(${text})) as folded`).then(
-    ([row]) => row?.folded ?? text.toLowerCase(),
-  );
+  const folding = queryRows<{ folded: string; keys: string[] }>(
+    db,
+    sql`select lower(ris_unaccent(${text})) as folded, ris_search_query_pairs(${text}) as keys`,
+  ).then(([row]) => ({ folded: row?.folded ?? text.toLowerCase(), pairKeys: [...new Set(row?.keys ?? [])] }));
   held.set(text, folding);
   folding.catch(() => held.delete(text));
   return folding;
+}
+
+/** A searched text folded as search_text is (searchFoldingOf), for the keys that decide how it is searched. */
+export async function foldedSearchText(db: TDbOrTx, text: string): Promise<string> {
+  return (await searchFoldingOf(db, text)).folded;
+}
+
+/** A searched text's keys in the pair-keyed index, as ris_search_query_pairs makes them (searchFoldingOf). */
+export async function pairKeysFor(db: TDbOrTx, text: string): Promise<readonly string[]> {
+  return (await searchFoldingOf(db, text)).pairKeys;
 }
 
 /** A folded text's trigram keys as the query key functions make them: each three ASCII letters or digits in a row. */
@@ -111,17 +133,4 @@ export function pairsOf(folded: string): string[] {
     if (!/\s|^[0-9]{2}$/u.test(pair)) pairs.add(pair);
   }
   return [...pairs];
-}
-
-/**
- * A searched text's keys in the pair-keyed index, exactly as ris_search_query_pairs makes them
- * (migrations 0031, 0045): the pairs of characters of its folded text (foldedSearchText), else its
- * single characters that are neither a space nor a digit; none for a text of spaces and digits, which
- * is then not looked up.
- */
-export async function pairKeysFor(db: TDbOrTx, text: string): Promise<readonly string[]> {
-  const folded = await foldedSearchText(db, text);
-  const pairs = pairsOf(folded);
-  if (pairs.length > 0) return pairs;
-  return [...new Set([...folded].filter((character) => !/\s|[0-9]/u.test(character)))];
 }
