@@ -271,7 +271,7 @@ export async function walkKeylessSearch(
       ? sql`with m as materialized (select "studies"."id", ${key} from studies where ${plan.where})
           select (select count(*) from m)::int as n, array(select m."id" from m ${order('m')} ${limits})::text[] as ids`
       : sql`with m as materialized (select "studies"."id", ${key} from studies where ${plan.where}
-            limit ${countLimit})
+            ${plan.capped} limit ${countLimit})
           select (select count(*) from m)::int as n,
             (case when (select count(*) from m) < ${countLimit}
               then array(select m."id" from m ${order('m')} ${limits})
@@ -319,9 +319,9 @@ export async function countKeylessSearch(
   statuses: readonly TStudyStatus[],
 ): Promise<TSearchCounts> {
   const countLimit = WORKLIST_SEARCH_COUNT_CAP + 1;
-  const counted = (where: SQL) =>
+  const counted = ({ where, capped }: { where: SQL; capped: SQL }) =>
     sql`select status, count(*)::int as n
-      from (select "studies"."status" from studies where ${where} limit ${countLimit}) c group by status`;
+      from (select "studies"."status" from studies where ${where} ${capped} limit ${countLimit}) c group by status`;
   const listed = statuses.filter((status) => LISTED_STATUSES.includes(status));
   const others = statuses.filter((status) => !LISTED_STATUSES.includes(status));
   // The listed statuses, the most matches, by the plan's conditions; deleted studies as worklistWhere
@@ -329,9 +329,18 @@ export async function countKeylessSearch(
   const common =
     criteria.searchText !== null && (await holdsCommonPairs(database.db, criteria.searchPairKeys));
   const parts = [
-    ...(listed.length > 0 ? [(await keylessPlan(database, criteria, listed, false)).where] : []),
+    ...(listed.length > 0 ? [await keylessPlan(database, criteria, listed, false)] : []),
     ...(others.length > 0
-      ? [worklistWhere(database.db, { ...criteria, searchInRange: criteria.searchInRange || common }, others)]
+      ? [
+          {
+            where: worklistWhere(
+              database.db,
+              { ...criteria, searchInRange: criteria.searchInRange || common },
+              others,
+            ),
+            capped: sql``,
+          },
+        ]
       : []),
   ].map(counted);
   const rows = await hotRows<{ status: TStudyStatus; n: number }>(

@@ -1,0 +1,139 @@
+// A keyless search whose keys most studies hold (its rows each tested, worklist-keyless-plan.ts)
+// over an admin's range counted up to the cap: the first matches counted are the range's newest
+// (newestFirstRead), not wherever a scan of the table starts. Studies are stored in arrival order,
+// oldest first, as they arrive; the newest are still open and the older final, so which matches were
+// counted shows in the tabs. A staff member's and another organisation's counts stay their own.
+import { WORKLIST_SEARCH_COUNT_CAP } from '@ris/domain';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../../db/rows.ts';
+import { tokenFor } from '../../../test/auth-helpers.ts';
+import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import { countWorklist, expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
+
+const NOW = new Date('2026-11-19T12:00:00Z');
+const WEEK = 'date_range_type=LAST_1_WEEK';
+/** Studies a facility has: one every 3 minutes back from NOW, 5 days' worth. */
+const STUDIES = 2_400;
+let server: TTestServer;
+let organisationId = '';
+let staffFacility = '';
+const tokens = { admin: '', radiologist: '', foreign: '' };
+
+/**
+ * STUDIES studies of `facility`, inserted oldest first: "US Abdomen" on four in five; the newest 900
+ * To read, the rest Final; one in ten of the newest and one in five hundred of the older described
+ * with "Gh 7".
+ */
+async function seed(facility: Awaited<ReturnType<typeof buildFacility>>) {
+  const patient = await buildPatient(server.db, { facility });
+  await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
+      patient_name, study_description, status, created_at)
+    select ${facility.organisationId}::uuid, ${facility.id}::uuid, ${patient.id}::uuid, 'KN' || g,
+      'Patient ' || g,
+      case when g % 5 = 0 then 'Chest PA' else 'US Abdomen' end
+        || case when (g <= 900 and g % 10 = 1) or (g > 900 and g % 500 = 250) then ' Gh 7' else '' end,
+      (case when g <= 900 then 'TO_READ' else 'FINAL' end)::study_status,
+      ${NOW.toISOString()}::timestamptz - g * interval '3 minutes'
+    from generate_series(${STUDIES}::int, 1, -1) g`);
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ clock: () => NOW });
+  organisationId = (await buildOrganisation(server.db)).id;
+  const [a, b] = [
+    await buildFacility(server.db, { organisationId }),
+    await buildFacility(server.db, { organisationId }),
+  ];
+  staffFacility = a.id;
+  await seed(a);
+  await seed(b);
+  const foreign = await buildFacility(server.db);
+  await seed(foreign);
+  tokens.admin = await tokenFor(server, await buildUser(server.db, { role: 'ADMIN', organisationId }));
+  tokens.radiologist = await tokenFor(
+    server,
+    await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [a] }),
+  );
+  tokens.foreign = await tokenFor(
+    server,
+    await buildUser(server.db, { role: 'ADMIN', organisationId: foreign.organisationId }),
+  );
+  // The pair index's statistics make "ab" and "g" common keys (holdsCommonPairs).
+  await server.db.execute(sql`analyze studies`);
+});
+
+afterAll(async () => server.close());
+
+/** Per status, the newest `limit` studies of the week holding `text` (the organisation's, or a facility's). */
+async function newest(text: string, limit: number, facility: string | null = null) {
+  const rows = await queryRows<{ status: string; n: number }>(
+    server.db,
+    sql`select status::text as status, count(*)::int as n from (
+        select status from studies where organisation_id = ${organisationId}::uuid
+          and (${facility}::uuid is null or facility_id = ${facility}::uuid)
+          and created_at >= ${new Date(NOW.getTime() - 7 * 86_400_000).toISOString()}::timestamptz
+          and strpos(search_text, lower(ris_unaccent(${text}))) > 0
+        order by created_at desc limit ${limit}) c
+      group by status`,
+  );
+  return Object.fromEntries(rows.map((row) => [row.status, row.n]));
+}
+
+describe('a common keyless text over an admin’s range, counted up to the cap', () => {
+  it('counts the range’s newest matches in its tabs', async () => {
+    const tabs = await countWorklist(server, tokens.admin, `${WEEK}&search=ab`);
+    expect(tabs.capped).toBe(true);
+    const want = await newest('ab', WORKLIST_SEARCH_COUNT_CAP + 1);
+    // Two facilities' newest 900 are open, 1,440 matches: the cap's are every one of them open.
+    expect(want).toEqual({ TO_READ: WORKLIST_SEARCH_COUNT_CAP + 1 });
+    expect({ TO_READ: tabs.statuses.TO_READ, FINAL: tabs.statuses.FINAL }).toEqual({
+      TO_READ: WORKLIST_SEARCH_COUNT_CAP + 1,
+      FINAL: 0,
+    });
+  });
+
+  it('lists its newest page with the capped total', async () => {
+    const page = await listWorklist(server, tokens.admin, `${WEEK}&search=ab&limit=25`);
+    expect({ total: page.total, capped: page.total_capped }).toEqual({
+      total: WORKLIST_SEARCH_COUNT_CAP,
+      capped: true,
+    });
+    expect(page.items.every((item) => item.status === 'TO_READ')).toBe(true);
+    expect(page.items.map((item) => item.accession_number).slice(0, 4)).toEqual(['KN1', 'KN1', 'KN2', 'KN2']);
+  });
+
+  it('counts a text few studies hold exactly, old and new', async () => {
+    const tabs = await countWorklist(server, tokens.admin, `${WEEK}&search=gh 7`);
+    expect(tabs.capped).toBe(false);
+    const want = await newest('gh 7', STUDIES * 2);
+    expect({ TO_READ: tabs.statuses.TO_READ, FINAL: tabs.statuses.FINAL }).toEqual(want);
+    expect(want).toEqual({ TO_READ: 180, FINAL: 6 });
+    const ids = await queryRows<{ id: string }>(
+      server.db,
+      sql`select id::text as id from studies where organisation_id = ${organisationId}::uuid
+        and strpos(search_text, 'gh 7') > 0 order by created_at desc, id desc`,
+    );
+    await expectListedPage(
+      server,
+      tokens.admin,
+      `${WEEK}&search=gh 7&limit=25&offset=175`,
+      ids.map((row) => row.id),
+      'exact',
+    );
+  });
+
+  it('keeps a radiologist’s and another organisation’s counts to their own studies', async () => {
+    const tabs = await countWorklist(server, tokens.radiologist, `${WEEK}&search=ab`);
+    const want = await newest('ab', STUDIES, staffFacility);
+    expect(tabs.capped).toBe(true);
+    expect(tabs.statuses.TO_READ + tabs.statuses.FINAL).toBe(WORKLIST_SEARCH_COUNT_CAP + 1);
+    expect(tabs.statuses.TO_READ).toBeLessThanOrEqual(want.TO_READ ?? 0);
+    const foreign = await countWorklist(server, tokens.foreign, `${WEEK}&search=gh 7`);
+    expect({ TO_READ: foreign.statuses.TO_READ, FINAL: foreign.statuses.FINAL }).toEqual({
+      TO_READ: 90,
+      FINAL: 3,
+    });
+  });
+});
