@@ -1,16 +1,22 @@
 // A keyless search whose keys most studies hold (its rows each tested, worklist-keyless-plan.ts)
 // over an admin's range counted up to the cap: the first matches counted are the range's newest
-// (newestFirstRead), not wherever a scan of the table starts. Studies are stored in arrival order,
+// (cappedReadOrder), not wherever a scan of the table starts. Studies are stored in arrival order,
 // oldest first, as they arrive; the newest are still open and the older final, so which matches were
-// counted shows in the tabs. A staff member's and another organisation's counts stay their own.
+// counted shows in the tabs. Some facilities' all dates are read one facility after another. A staff
+// member's and another organisation's counts stay their own.
 import { WORKLIST_SEARCH_COUNT_CAP } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScope } from '../../../access/scope.ts';
+import { compileSql } from '../../../db/compile-sql.ts';
 import { queryRows } from '../../../db/rows.ts';
-import { tokenFor } from '../../../test/auth-helpers.ts';
+import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { countWorklist, expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
+import { resolveWorklistCriteria } from './worklist-criteria.ts';
+import { keylessPlan } from './worklist-keyless-plan.ts';
 
 const NOW = new Date('2026-11-19T12:00:00Z');
 const WEEK = 'date_range_type=LAST_1_WEEK';
@@ -19,6 +25,7 @@ const STUDIES = 2_400;
 let server: TTestServer;
 let organisationId = '';
 let staffFacility = '';
+let admin = { id: '', email: '' };
 const tokens = { admin: '', radiologist: '', foreign: '' };
 
 /**
@@ -51,7 +58,8 @@ beforeAll(async () => {
   await seed(b);
   const foreign = await buildFacility(server.db);
   await seed(foreign);
-  tokens.admin = await tokenFor(server, await buildUser(server.db, { role: 'ADMIN', organisationId }));
+  admin = await buildUser(server.db, { role: 'ADMIN', organisationId });
+  tokens.admin = await tokenFor(server, admin);
   tokens.radiologist = await tokenFor(
     server,
     await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [a] }),
@@ -65,6 +73,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => server.close());
+
+/** The order keylessPlan gives an admin's capped read of "ab" for `query`'s filters. */
+async function cappedOrderOf(query: string) {
+  const scope = await loadScope(server.db, adminPrincipal(admin, organisationId));
+  const criteria = await resolveWorklistCriteria(server.db, scope, worklistFiltersOf(query), NOW);
+  return compileSql((await keylessPlan(server.database, criteria, criteria.statuses, false)).capped).sql;
+}
 
 /** Per status, the newest `limit` studies of the week holding `text` (the organisation's, or a facility's). */
 async function newest(text: string, limit: number, facility: string | null = null) {
@@ -135,5 +150,34 @@ describe('a common keyless text over an admin’s range, counted up to the cap',
       TO_READ: 90,
       FINAL: 3,
     });
+  });
+
+  it('reads newest first over a range, some facilities one after another over all dates, else in any order', async () => {
+    const facility = `facility_ids=${staffFacility}`;
+    expect(await cappedOrderOf(`${WEEK}&search=ab`)).toBe('order by "studies"."created_at" desc');
+    expect(await cappedOrderOf(`date_range_type=CUSTOM&search=ab&${facility}`)).toBe(
+      'order by "studies"."facility_id"',
+    );
+    // The whole organisation's all dates: every row is in range.
+    expect(await cappedOrderOf('date_range_type=CUSTOM&search=ab')).toBe('');
+    // A week of some facilities, or an assignee's studies: their own indexes.
+    expect(await cappedOrderOf(`${WEEK}&search=ab&${facility}`)).toBe('');
+    expect(await cappedOrderOf(`date_range_type=CUSTOM&search=ab&by_user_ids=${admin.id}`)).toBe('');
+  });
+
+  it('counts a radiologist’s all dates up to the cap, and a rare text exactly', async () => {
+    const all = 'date_range_type=CUSTOM';
+    const tabs = await countWorklist(server, tokens.radiologist, `${all}&search=ab`);
+    expect(tabs.capped).toBe(true);
+    expect(tabs.statuses.TO_READ + tabs.statuses.FINAL).toBe(WORKLIST_SEARCH_COUNT_CAP + 1);
+    const rare = await countWorklist(server, tokens.radiologist, `${all}&search=gh 7`);
+    expect({ capped: rare.capped, TO_READ: rare.statuses.TO_READ, FINAL: rare.statuses.FINAL }).toEqual({
+      capped: false,
+      TO_READ: 90,
+      FINAL: 3,
+    });
+    const page = await listWorklist(server, tokens.radiologist, `${all}&search=ab&limit=25`);
+    expect(page.total_capped).toBe(true);
+    expect(page.items.every((item) => item.facility_fk === staffFacility)).toBe(true);
   });
 });
