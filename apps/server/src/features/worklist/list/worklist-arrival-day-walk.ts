@@ -44,20 +44,26 @@ const ARRIVAL_DAY_WALK_MAX_DAYS = 62;
  * arrived before the month, and collecting the month read 330,000 rows (150 ms). Not for a priority
  * or assignee filter (each day would read most of its entries for a few matches: their own indexes
  * collect them), staff (their facilities' index holds the study date: collected from it alone), a
- * referrer, a search, or a range with both ends longer than ARRIVAL_DAY_WALK_MAX_DAYS. A range open
+ * referrer, a search (but a keyless one past the count's cap, each row's text `tested`:
+ * walkKeylessSearch), or a range with both ends longer than ARRIVAL_DAY_WALK_MAX_DAYS. A range open
  * at an end (newest first into a range that ended days ago, oldest first from a start) is walked from
  * or to the organisation's first or last day of arrival: an admin's three statuses before a month ago
  * were 622,000 studies collected and sorted by last update (300 ms), where 60 days read 50 entries
  * each (3.4 ms). A day costs about 0.05 ms: an archive of years costs tens of ms, a small part of
  * collecting it.
  */
-export function arrivalDayWalkSql(db: TDbOrTx, criteria: TWorklistCriteria, page: TPage): SQL | null {
+export function arrivalDayWalkSql(
+  db: TDbOrTx,
+  criteria: TWorklistCriteria,
+  page: TPage,
+  options: { tested: boolean } = { tested: false },
+): SQL | null {
   const { from, to } = criteria;
   if (
     (from !== null && to !== null && to.at.getTime() - from.getTime() > ARRIVAL_DAY_WALK_MAX_DAYS * DAY_MS) ||
     facilitiesOf(criteria) !== null ||
     criteria.scope.principal.role === 'REFERRING_PHYSICIAN' ||
-    criteria.searchText !== null ||
+    (criteria.searchText !== null && !(options.tested && criteria.searchInRange)) ||
     criteria.priorityTags.length > 0 ||
     criteria.byUserIds.length > 0
   ) {

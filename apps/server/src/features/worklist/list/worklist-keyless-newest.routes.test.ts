@@ -4,7 +4,7 @@
 // oldest first, as they arrive; the newest are still open and the older final, so which matches were
 // counted shows in the tabs. Some facilities' all dates are read one facility after another. A staff
 // member's and another organisation's counts stay their own.
-import { WORKLIST_SEARCH_COUNT_CAP } from '@ris/domain';
+import { WORKLIST_SEARCH_COUNT_CAP, type TWorklistListQuery } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScope } from '../../../access/scope.ts';
@@ -17,6 +17,9 @@ import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { countWorklist, expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
 import { resolveWorklistCriteria } from './worklist-criteria.ts';
 import { keylessPlan } from './worklist-keyless-plan.ts';
+import { keylessDayWalkSql } from './worklist-search-walk.ts';
+
+type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
 
 const NOW = new Date('2026-11-19T12:00:00Z');
 const WEEK = 'date_range_type=LAST_1_WEEK';
@@ -31,14 +34,14 @@ const tokens = { admin: '', radiologist: '', foreign: '' };
 /**
  * STUDIES studies of `facility`, inserted oldest first: "US Abdomen" on four in five; the newest 900
  * To read, the rest Final; one in ten of the newest and one in five hundred of the older described
- * with "Gh 7".
+ * with "Gh 7". Each performed up to three hours before it arrived.
  */
 async function seed(facility: Awaited<ReturnType<typeof buildFacility>>) {
   const patient = await buildPatient(server.db, { facility });
   await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
-      patient_name, study_description, status, created_at)
+      patient_name, study_datetime, study_description, status, created_at)
     select ${facility.organisationId}::uuid, ${facility.id}::uuid, ${patient.id}::uuid, 'KN' || g,
-      'Patient ' || g,
+      'Patient ' || g, ${NOW.toISOString()}::timestamptz - g * interval '3 minutes' - ((g * 37) % 180) * interval '1 minute',
       case when g % 5 = 0 then 'Chest PA' else 'US Abdomen' end
         || case when (g <= 900 and g % 10 = 1) or (g > 900 and g % 500 = 250) then ' Gh 7' else '' end,
       (case when g <= 900 then 'TO_READ' else 'FINAL' end)::study_status,
@@ -179,5 +182,60 @@ describe('a common keyless text over an admin’s range, counted up to the cap',
     const page = await listWorklist(server, tokens.radiologist, `${all}&search=ab&limit=25`);
     expect(page.total_capped).toBe(true);
     expect(page.items.every((item) => item.facility_fk === staffFacility)).toBe(true);
+  });
+});
+
+describe('a common keyless text by study date past the cap', () => {
+  const [start, end] = ['2026-11-15T00:01:30Z', '2026-11-18T00:01:30Z'];
+  const RANGE = `date_range_type=CUSTOM&start_date=${start}&end_date=${end}`;
+  /** The range's studies holding "ab" by study date (the organisation's, or a facility's). */
+  async function byStudyDate(direction: 'asc' | 'desc', facility: string | null = null) {
+    const rows = await queryRows<{ id: string }>(
+      server.db,
+      sql`select id::text as id from studies where organisation_id = ${organisationId}::uuid
+        and (${facility}::uuid is null or facility_id = ${facility}::uuid)
+        and created_at >= ${start}::timestamptz and created_at <= ${end}::timestamptz
+        and strpos(search_text, 'ab') > 0
+        order by study_datetime ${sql.raw(direction)}, id ${sql.raw(direction)}`,
+    );
+    return rows.map((row) => row.id);
+  }
+
+  it('walks an admin’s range a day of arrival at a time, but by last update oldest first', async () => {
+    const scope = await loadScope(server.db, adminPrincipal(admin, organisationId));
+    const criteria = await resolveWorklistCriteria(
+      server.db,
+      scope,
+      worklistFiltersOf(`${RANGE}&search=ab`),
+      NOW,
+    );
+    const page: TPage = { limit: 25, offset: 0, sort_by: 'datetime', sort_order: 'asc' };
+    const walked = (patch: Partial<TPage>) => keylessDayWalkSql(server.db, criteria, { ...page, ...patch });
+    expect(compileSql(walked({}) ?? sql``).sql).toContain('ris_arrival_day');
+    expect(walked({ sort_order: 'desc' })).not.toBeNull();
+    expect(walked({ sort_by: 'updated_at', sort_order: 'asc' })).toBeNull();
+    expect(walked({ sort_by: 'patient_name' })).toBeNull();
+  });
+
+  it('lists the oracle’s pages oldest and newest first, for an admin and a radiologist', async () => {
+    for (const direction of ['asc', 'desc'] as const) {
+      const want = await byStudyDate(direction);
+      expect(want.length).toBeGreaterThan(WORKLIST_SEARCH_COUNT_CAP);
+      for (const offset of [0, 500, 950]) {
+        const query = `${RANGE}&search=ab&sort_by=datetime&sort_order=${direction}&limit=25&offset=${offset}`;
+        await expectListedPage(server, tokens.admin, query, want, 'capped');
+      }
+      const staff = await byStudyDate(direction, staffFacility);
+      const query = `${RANGE}&search=ab&sort_by=datetime&sort_order=${direction}&limit=25&offset=500`;
+      await expectListedPage(server, tokens.radiologist, query, staff, 'capped');
+    }
+    const foreign = await listWorklist(
+      server,
+      tokens.foreign,
+      `${RANGE}&search=ab&sort_by=datetime&sort_order=asc`,
+    );
+    const ours = new Set(await byStudyDate('asc'));
+    expect(foreign.items.length).toBeGreaterThan(0);
+    expect(foreign.items.some((item) => ours.has(item.id))).toBe(false);
   });
 });
