@@ -77,11 +77,16 @@ beforeAll(async () => {
 
 afterAll(async () => server.close());
 
-/** The order keylessPlan gives an admin's capped read of "ab" for `query`'s filters. */
-async function cappedOrderOf(query: string) {
+/** keylessPlan for an admin's `query`. */
+async function planOf(query: string) {
   const scope = await loadScope(server.db, adminPrincipal(admin, organisationId));
   const criteria = await resolveWorklistCriteria(server.db, scope, worklistFiltersOf(query), NOW);
-  return compileSql((await keylessPlan(server.database, criteria, criteria.statuses, false)).capped).sql;
+  return keylessPlan(server.database, criteria, criteria.statuses, false);
+}
+
+/** The order keylessPlan gives an admin's capped read for `query`'s filters. */
+async function cappedOrderOf(query: string) {
+  return compileSql((await planOf(query)).capped).sql;
 }
 
 /** Per status, the newest `limit` studies of the week holding `text` (the organisation's, or a facility's). */
@@ -166,6 +171,10 @@ describe('a common keyless text over an admin’s range, counted up to the cap',
     // A week of some facilities, or an assignee's studies: their own indexes.
     expect(await cappedOrderOf(`${WEEK}&search=ab&${facility}`)).toBe('');
     expect(await cappedOrderOf(`date_range_type=CUSTOM&search=ab&by_user_ids=${admin.id}`)).toBe('');
+    // Only a text tested on each row: one its keys find ("zq", which no study holds) is read by them.
+    expect((await planOf(`${WEEK}&search=ab`)).tested).toBe(true);
+    expect((await planOf(`${WEEK}&search=zq`)).tested).toBe(false);
+    expect(await cappedOrderOf(`${WEEK}&search=zq`)).toBe('');
   });
 
   it('counts a radiologist’s all dates up to the cap, and a rare text exactly', async () => {

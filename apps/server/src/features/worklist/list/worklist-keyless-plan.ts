@@ -133,6 +133,8 @@ export type TKeylessPlan = {
   once: boolean;
   /** The order a read of its first matches up to the cap takes (cappedReadOrder), or none. */
   capped: SQL;
+  /** Whether each study of the range is tested for the text (its keys are common), not found by them. */
+  tested: boolean;
 };
 
 /**
@@ -177,12 +179,13 @@ export async function keylessPlan(
       where: assigneeLed ?? worklistWhere(database.db, tested, statuses),
       once: false,
       capped: cappedReadOrder(criteria, assigneeLed !== null),
+      tested: true,
     };
   }
   const where = worklistWhere(database.db, criteria, statuses);
   const ranged = criteria.from !== null || criteria.to !== null;
   if (criteria.searchText === null || criteria.searchPairKeys.length === 0 || !(ranged || askOnce)) {
-    return { where, once: false, capped: sql`` };
+    return { where, once: false, capped: sql``, tested: false };
   }
   const [row] = await hotRows<{ 'QUERY PLAN': unknown }>(
     database,
@@ -192,9 +195,14 @@ export async function keylessPlan(
   const root = rootOf(row?.['QUERY PLAN']);
   const rows = root?.['Plan Rows'];
   const once = askOnce && rows !== undefined && rows <= FEW_KEYLESS_MATCHES;
-  if (!ranged || !root || !andsPairWithMany(root)) return { where, once, capped: sql`` };
+  if (!ranged || !root || !andsPairWithMany(root)) return { where, once, capped: sql``, tested: false };
   // The range as a test of each row's arrival: `+ interval '0 s'` is an expression no index holds.
   const unindexed = dateRangeOn('"studies"."created_at"', criteria, { from: true, to: true }, true);
   const filtered = worklistWhere(database.db, criteria, statuses, { from: false, to: false });
-  return { where: sql.join([filtered, ...unindexed], sql.raw(' and ')), once, capped: sql`` };
+  return {
+    where: sql.join([filtered, ...unindexed], sql.raw(' and ')),
+    once,
+    capped: sql``,
+    tested: false,
+  };
 }

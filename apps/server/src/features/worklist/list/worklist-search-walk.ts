@@ -290,7 +290,9 @@ export async function walkKeylessSearch(
       const tested = worklistWhere(database.db, { ...criteria, searchInRange: true }, criteria.statuses);
       return sql`array(select "studies"."id" from studies where ${tested} ${order('"studies"')} ${limits})`;
     }
-    const days = keylessDayWalkSql(database.db, criteria, page);
+    // A text its keys find (not tested on each row) is collected from them: a day would read many
+    // rows for each match.
+    const days = plan.tested ? keylessDayWalkSql(database.db, criteria, page) : null;
     if (days) return sql`array(${days})`;
     // Collected: every match, sorted (OFFSET 0 keeps PostgreSQL from walking an index in the hope of
     // meeting matches soon, which for names holding "sm" read every name before them: 2.2 s).
@@ -310,8 +312,8 @@ export async function walkKeylessSearch(
 
 /**
  * A keyless search's page past the cap sorted by study date or last update into a range's far end
- * (collectsArrivalLike): an admin's range a day of arrival at a time (arrivalDayWalkSql), each row's
- * text tested. An admin's week of "é" by study date, oldest first, walked 51,000 study dates before
+ * (collectsArrivalLike), of a text tested on each row (keylessPlan's `tested`): an admin's range a
+ * day of arrival at a time (arrivalDayWalkSql), each row's text tested. An admin's week of "é" by study date, oldest first, walked 51,000 study dates before
  * the week's first, then collected its 68,000 matches (45-58 ms; 10-15 ms by days); a month of "a"
  * collected 250,000 (210-350 ms; 17). Past the cap, the range holds 1,000 matches and more: a day
  * reads about a page's rows. Not by last update oldest first, whose sort index is walked from the
