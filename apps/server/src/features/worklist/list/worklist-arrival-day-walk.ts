@@ -63,12 +63,14 @@ export function arrivalDayWalkSql(
     (from !== null && to !== null && to.at.getTime() - from.getTime() > ARRIVAL_DAY_WALK_MAX_DAYS * DAY_MS) ||
     facilitiesOf(criteria) !== null ||
     criteria.scope.principal.role === 'REFERRING_PHYSICIAN' ||
-    (criteria.searchText !== null && !(options.tested && criteria.searchInRange)) ||
+    (criteria.searchText !== null && !options.tested) ||
     criteria.priorityTags.length > 0 ||
     criteria.byUserIds.length > 0
   ) {
     return null;
   }
+  // A keyless text past the count's cap: each row's text tested, not its keys looked up.
+  const tested = { ...criteria, searchInRange: criteria.searchInRange || options.tested };
   const column = page.sort_by === 'datetime' ? 'study_datetime' : 'updated_at';
   const order = (table: string) => orderBy(page, column, table);
   // A range open at an end ends at the organisation's first or last arrival (an index probe).
@@ -78,7 +80,7 @@ export function arrivalDayWalkSql(
       : sql`ris_arrival_day(${at.toISOString()}::timestamptz)`;
   return sql`select w."id" from generate_series(${edgeDay(from, 'min')}, ${edgeDay(to?.at ?? null, 'max')}) d(day)
     cross join lateral (select "studies"."id", "studies"."${sql.raw(column)}" from studies
-      where ris_arrival_day("studies"."created_at") = d.day and ${worklistWhere(db, criteria, criteria.statuses)}
+      where ris_arrival_day("studies"."created_at") = d.day and ${worklistWhere(db, tested, criteria.statuses)}
       ${order('"studies"')} limit ${page.offset + page.limit}) w
     ${order('w')} limit ${page.limit} offset ${page.offset}`;
 }

@@ -313,16 +313,17 @@ export async function walkKeylessSearch(
 /**
  * A keyless search's page past the cap sorted by study date or last update into a range's far end
  * (collectsArrivalLike), of a text tested on each row (keylessPlan's `tested`): an admin's range a
- * day of arrival at a time (arrivalDayWalkSql), each row's text tested. An admin's week of "é" by study date, oldest first, walked 51,000 study dates before
- * the week's first, then collected its 68,000 matches (45-58 ms; 10-15 ms by days); a month of "a"
- * collected 250,000 (210-350 ms; 17). Past the cap, the range holds 1,000 matches and more: a day
- * reads about a page's rows. Not by last update oldest first, whose sort index is walked from the
- * range's start (prefixStartOf); null where the days are not walked.
+ * day of arrival at a time (arrivalDayWalkSql), each row's text tested. An admin's week of "é" by
+ * study date, oldest first, walked 51,000 study dates before the week's first, then collected its
+ * 68,000 matches (45-58 ms; 10-15 ms by days); a month of "a" collected 250,000 (210-350 ms; 17).
+ * Past the cap, the range holds 1,000 matches and more: a day reads about a page's rows. Not by last
+ * update oldest first, whose sort index is walked from the range's start (prefixStartOf); null where
+ * the days are not walked.
  */
 export function keylessDayWalkSql(db: TDbOrTx, criteria: TWorklistCriteria, page: TPage): SQL | null {
   const fromStart = page.sort_by === 'updated_at' && page.sort_order === 'asc';
   if (!collectsArrivalLike(criteria, page) || fromStart) return null;
-  return arrivalDayWalkSql(db, { ...criteria, searchInRange: true }, page, { tested: true });
+  return arrivalDayWalkSql(db, criteria, page, { tested: true });
 }
 
 /**
