@@ -31,6 +31,7 @@ export function worklistCriteria(patch: Partial<TWorklistCriteria> = {}): TWorkl
     from: null,
     to: null,
     searchText: null,
+    searchKeyed: false,
     searchPairKeys: [],
     searchWeeks: null,
     searchFacilities: null,

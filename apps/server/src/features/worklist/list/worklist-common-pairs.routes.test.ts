@@ -6,9 +6,9 @@ import { STUDY_STATUSES } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
-import { tokenFor } from '../../../test/auth-helpers.ts';
-import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import { buildPatient } from '../../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import { searchOrganisations, type TSeededFacility } from '../../../test/worklist-search-organisations.ts';
 import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
 import { holdsCommonPairs } from './worklist-keyless-plan.ts';
 import { foldedSearchText, pairKeysFor } from './worklist-search-stats.ts';
@@ -19,10 +19,10 @@ let server: TTestServer;
 let organisationId = '';
 let foreignOrganisationId = '';
 let staffFacility = '';
-const tokens = { admin: '', radiologist: '', foreign: '' };
+let tokens = { admin: '', radiologist: '', foreign: '' };
 
 /** 900 studies of `facility`, two hours apart: "Abdomen" on two in three, statuses in turn. */
-async function seed(facility: Awaited<ReturnType<typeof buildFacility>>) {
+async function seed(facility: TSeededFacility) {
   const patient = await buildPatient(server.db, { facility });
   await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
       patient_name, study_description, status, created_at)
@@ -35,28 +35,10 @@ async function seed(facility: Awaited<ReturnType<typeof buildFacility>>) {
 
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
-  organisationId = (await buildOrganisation(server.db)).id;
-  const [a, b] = [
-    await buildFacility(server.db, { organisationId }),
-    await buildFacility(server.db, { organisationId }),
-  ];
-  staffFacility = a.id;
-  await seed(a);
-  await seed(b);
-  const foreign = await buildFacility(server.db);
-  foreignOrganisationId = foreign.organisationId;
-  await seed(foreign);
-  tokens.admin = await tokenFor(server, await buildUser(server.db, { role: 'ADMIN', organisationId }));
-  tokens.radiologist = await tokenFor(
+  ({ organisationId, staffFacility, foreignOrganisationId, tokens } = await searchOrganisations(
     server,
-    await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [a] }),
-  );
-  tokens.foreign = await tokenFor(
-    server,
-    await buildUser(server.db, { role: 'ADMIN', organisationId: foreignOrganisationId }),
-  );
-  // The pair index's statistics decide (migrations 0031's and 0045's expression).
-  await server.db.execute(sql`analyze studies`);
+    seed,
+  ));
 });
 
 afterAll(async () => server.close());

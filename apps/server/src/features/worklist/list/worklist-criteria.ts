@@ -18,7 +18,7 @@ import { facilityCountOf, firstArrivalHeld } from './worklist-held-figures.ts';
 import { keyedRowsOf, searchModalitiesOf, weekKeyedRowsOf } from './worklist-search-modality.ts';
 import { rangeTestOf } from './worklist-search-in-range.ts';
 import { searchesOpen, WALK_DAYS_AT_MOST } from './worklist-search-open.ts';
-import { pairKeysFor } from './worklist-search-stats.ts';
+import { foldedSearchText, pairKeysFor } from './worklist-search-stats.ts';
 import { hasSearchKeys, searchTextConditions } from './worklist-search-text.ts';
 
 /** The statuses every default list shows (the All tab; DELETED is in no tab). */
@@ -42,6 +42,12 @@ export type TWorklistCriteria = {
   to: { at: Date; inclusive: boolean } | null;
   /** The search text as typed (trimmed), or null: a substring of search_text once folded. */
   searchText: string | null;
+  /**
+   * Whether the search text, folded as search_text is (lower-cased, unaccented), holds a trigram the
+   * keyed indexes know: three ASCII letters or digits in a row (hasSearchKeys). "Zsó" and "Dvoř" do
+   * once folded ("zso", "dvor"), so they are found by their keys as "Zso" is. False without a search.
+   */
+  searchKeyed: boolean;
   /**
    * A search text without trigram keys: its keys in the pair-keyed index (pairKeysFor: its pairs of
    * characters, else its single characters), which finds its candidates; empty otherwise, and for a
@@ -148,12 +154,12 @@ export const MAX_SEARCH_WEEKS = 16;
 export const MAX_SEARCH_FACILITIES = 32;
 
 /**
- * The weeks to search, or null for the plain index. The text must hold three ASCII letters or digits
- * in a row: normalisation (ris_unaccent, lower) leaves them as they are, so the searched keys are
- * never empty (an empty key list would match every row of the index).
+ * The weeks to search, or null for the plain index. The text must have keys (searchKeyed: three ASCII
+ * letters or digits in a row once folded, as the query key functions fold it), so the searched keys
+ * are never empty (an empty key list would match every row of the index).
  */
-function searchWeeksOf(term: string, range: Pick<TWorklistCriteria, 'from' | 'to'>): number[] | null {
-  if (!range.from || !range.to || !hasSearchKeys(term)) return null;
+function searchWeeksOf(keyed: boolean, range: Pick<TWorklistCriteria, 'from' | 'to'>): number[] | null {
+  if (!range.from || !range.to || !keyed) return null;
   const first = searchWeekOf(range.from);
   const last = searchWeekOf(range.to.at);
   if (last - first + 1 > MAX_SEARCH_WEEKS) return null;
@@ -198,7 +204,9 @@ export async function resolveWorklistCriteria(
   await checkFacilityIds(db, scope, facilityIds);
   await checkUserIds(db, scope, byUserIds);
   const search = filters.search?.trim() ?? '';
-  const searchWeeks = search === '' ? null : searchWeeksOf(search, range);
+  // ASCII text is folded here; other text by PostgreSQL, once, and held (foldedSearchText).
+  const keyed = search !== '' && hasSearchKeys(await foldedSearchText(db, search));
+  const searchWeeks = searchWeeksOf(keyed, range);
   const criteria: TWorklistCriteria = {
     scope,
     byUserIds,
@@ -209,7 +217,8 @@ export async function resolveWorklistCriteria(
     facilityIds,
     ...range,
     searchText: search === '' ? null : search,
-    searchPairKeys: search !== '' && !hasSearchKeys(search) ? await pairKeysFor(db, search) : [],
+    searchKeyed: keyed,
+    searchPairKeys: search !== '' && !keyed ? await pairKeysFor(db, search) : [],
     searchWeeks: options.keyedSearch ? searchWeeks : null,
     searchFacilities: null,
     searchInRange: false,
@@ -256,7 +265,7 @@ export async function resolveWorklistCriteria(
   };
   // … over the walked days, where the organisation's walk in runs of weeks may test its runs.
   const walkedKeyedRows = () =>
-    hasSearchKeys(search) ? weekKeyed(WALK_DAYS_AT_MOST / 7) : Promise.resolve(null);
+    criteria.searchKeyed ? weekKeyed(WALK_DAYS_AT_MOST / 7) : Promise.resolve(null);
   const unsearched = { ...criteria, searchText: null, searchWeeks: null, searchFacilities: null };
   const whereFrom = (from: Date | null) => worklistWhere(db, { ...unsearched, from }, read);
   const test = await rangeTestOf(db, criteria, whereFrom, keyedRows, walkedKeyedRows);
@@ -266,7 +275,7 @@ export async function resolveWorklistCriteria(
   if (test === 'runs') return { ...criteria, searchRunsTested: true };
   if (open) return { ...criteria, searchWeeks: null, searchFacilities: null, searchOpen: true };
   if (searchModalities) return { ...criteria, searchWeeks: null, searchModalities };
-  if (!few || !hasSearchKeys(search)) return criteria;
+  if (!few || !criteria.searchKeyed) return criteria;
   if (searchWeeks && !(await fewerInFacilities(db, criteria, facilities.length, searchWeeks.length, now))) {
     return criteria;
   }

@@ -17,7 +17,7 @@ import {
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
 import { LISTED_STATUSES, type TWorklistCriteria } from './worklist-criteria.ts';
-import { hasSearchKeys, holdsSearchText } from './worklist-search-text.ts';
+import { holdsSearchText } from './worklist-search-text.ts';
 import { walkedPageIdsSql } from './worklist-page-walk.ts';
 import { countsSearchByWeeks, type TSearchCounts, type TSearchWalk } from './worklist-search-walk.ts';
 import { hotRows } from './worklist-sql.ts';
@@ -108,7 +108,7 @@ export async function walksDenseSearch(
     !criteria.countedStatuses.every((status) => LISTED_STATUSES.includes(status)) ||
     // A text without keys over at most the walked days keeps its own read (its matches up to the cap
     // in any order: a week of "a" counted in 2.4 ms, walked in 7.7).
-    (!hasSearchKeys(searchText) && walkedDays(criteria, sortOrder)?.whole === true)
+    (!criteria.searchKeyed && walkedDays(criteria, sortOrder)?.whole === true)
   ) {
     return false;
   }

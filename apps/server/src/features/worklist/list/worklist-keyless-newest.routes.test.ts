@@ -10,9 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScope } from '../../../access/scope.ts';
 import { compileSql } from '../../../db/compile-sql.ts';
 import { queryRows } from '../../../db/rows.ts';
-import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
-import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import { adminPrincipal } from '../../../test/auth-helpers.ts';
+import { buildPatient } from '../../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import { searchOrganisations, type TSeededFacility } from '../../../test/worklist-search-organisations.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { countWorklist, expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
 import { resolveWorklistCriteria } from './worklist-criteria.ts';
@@ -29,14 +30,14 @@ let server: TTestServer;
 let organisationId = '';
 let staffFacility = '';
 let admin = { id: '', email: '' };
-const tokens = { admin: '', radiologist: '', foreign: '' };
+let tokens = { admin: '', radiologist: '', foreign: '' };
 
 /**
  * STUDIES studies of `facility`, inserted oldest first: "US Abdomen" on four in five; the newest 900
  * To read, the rest Final; one in ten of the newest and one in five hundred of the older described
  * with "Gh 7". Each performed up to three hours before it arrived.
  */
-async function seed(facility: Awaited<ReturnType<typeof buildFacility>>) {
+async function seed(facility: TSeededFacility) {
   const patient = await buildPatient(server.db, { facility });
   await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
       patient_name, study_datetime, study_description, status, created_at)
@@ -51,28 +52,8 @@ async function seed(facility: Awaited<ReturnType<typeof buildFacility>>) {
 
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
-  organisationId = (await buildOrganisation(server.db)).id;
-  const [a, b] = [
-    await buildFacility(server.db, { organisationId }),
-    await buildFacility(server.db, { organisationId }),
-  ];
-  staffFacility = a.id;
-  await seed(a);
-  await seed(b);
-  const foreign = await buildFacility(server.db);
-  await seed(foreign);
-  admin = await buildUser(server.db, { role: 'ADMIN', organisationId });
-  tokens.admin = await tokenFor(server, admin);
-  tokens.radiologist = await tokenFor(
-    server,
-    await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [a] }),
-  );
-  tokens.foreign = await tokenFor(
-    server,
-    await buildUser(server.db, { role: 'ADMIN', organisationId: foreign.organisationId }),
-  );
   // The pair index's statistics make "ab" and "g" common keys (holdsCommonPairs).
-  await server.db.execute(sql`analyze studies`);
+  ({ organisationId, staffFacility, admin, tokens } = await searchOrganisations(server, seed));
 });
 
 afterAll(async () => server.close());

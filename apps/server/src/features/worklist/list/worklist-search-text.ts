@@ -41,6 +41,7 @@ export function searchTextConditions(
   criteria: Pick<
     TWorklistCriteria,
     | 'searchText'
+    | 'searchKeyed'
     | 'searchPairKeys'
     | 'searchWeeks'
     | 'searchInRange'
@@ -103,7 +104,7 @@ export function searchTextConditions(
         searchText,
       ),
     );
-  } else if (searchText !== null && !hasSearchKeys(searchText)) {
+  } else if (searchText !== null && !criteria.searchKeyed) {
     // A text the trigram indexes do not know (fewer than three ASCII letters or digits in a row): the
     // plain one would read all of itself for it (0.6 s at 1,000,000 studies), so the substring test is
     // strpos, which it cannot serve. A study holding the text holds each of its pairs of characters

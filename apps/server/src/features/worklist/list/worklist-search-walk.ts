@@ -31,7 +31,6 @@ import {
   type TWorklistCriteria,
 } from './worklist-criteria.ts';
 import { holdsCommonPairs, keylessPlan } from './worklist-keyless-plan.ts';
-import { hasSearchKeys } from './worklist-search-text.ts';
 import { arrivalDayWalkSql, collectsArrivalLike } from './worklist-arrival-day-walk.ts';
 import { prefixWalkSql } from './worklist-page-walk.ts';
 import { hotRows } from './worklist-sql.ts';
@@ -60,7 +59,7 @@ export function countsSearchByWeeks(criteria: TWorklistCriteria): boolean {
     !criteria.searchInRange &&
     !criteria.searchOpen &&
     !staffInWeeks &&
-    hasSearchKeys(searchText)
+    criteria.searchKeyed
   );
 }
 
@@ -231,7 +230,7 @@ export async function countSearchByWeeks(
 export function countsKeylessSearch(criteria: TWorklistCriteria): boolean {
   return (
     criteria.searchText !== null &&
-    !hasSearchKeys(criteria.searchText) &&
+    !criteria.searchKeyed &&
     !criteria.searchOpen &&
     criteria.searchModalities === null
   );

@@ -14,7 +14,6 @@ import { GROUP_LED_SORT_COLUMNS } from '../../../db/schema/studies.ts';
 import type { TWorklistCriteria } from './worklist-criteria.ts';
 import { prefixSizeOf } from './worklist-prefix-budget.ts';
 import { groupsHoldingText } from './worklist-search-modality.ts';
-import { hasSearchKeys } from './worklist-search-text.ts';
 import { collectWalkedRange, countDenseSearch, DENSE_ONE_IN, probeDensity } from './worklist-dense-search.ts';
 import { prefixWalkSql } from './worklist-page-walk.ts';
 import { countSearchByWeeks, countsSearchByWeeks, type TSearchWalk } from './worklist-search-walk.ts';
@@ -52,7 +51,7 @@ export async function walkSortedSearch(
   const { searchText, statuses } = criteria;
   if (
     searchText === null ||
-    !hasSearchKeys(searchText) ||
+    !criteria.searchKeyed ||
     criteria.searchInRange ||
     criteria.searchOpen ||
     criteria.searchModalities !== null ||
