@@ -12,6 +12,7 @@ import { queryRows } from '../../../db/rows.ts';
 import { facilitiesOf, keepsPartOf, LISTED_STATUSES, type TWorklistCriteria } from './worklist-criteria.ts';
 import { facilityShareOf, firstArrivalHeld, heldFigure } from './worklist-held-figures.ts';
 import { rollupTotalSql } from './worklist-rollup.ts';
+import { listedKeyedShareOf } from './worklist-search-modality.ts';
 import { DENSE_ONE_IN, probeDensity } from './worklist-dense-search.ts';
 import { PREFIX_SEARCH_ENTRIES, PREFIX_SEARCH_ROWS, prefixStartOf } from './worklist-page-walk.ts';
 
@@ -176,6 +177,26 @@ async function collectingCostOf(
       ? await facilityShareOf(database.db, criteria.scope.organisationId, searchFacilities.length)
       : 1;
   return CANDIDATE_ENTRIES * matching * keyedShare;
+}
+
+/**
+ * A search text's share of the organisation's studies and its matches in the range, estimated from
+ * the keyed index's statistics (listedKeyedShareOf: every date, in memory): that share of the studies
+ * the caller's filters keep (filteredStudiesOf), of the range's share of the sort index
+ * (rangeShareOf). Null without statistics, or where they do not list each of its keys. Not the probe of the range's newest studies (probeDensity), whose few
+ * hundred rows follow a few patients: "soren" (one study in 42) was one in 128 there.
+ */
+export async function keyedMatchesOf(
+  database: TDatabase,
+  criteria: TWorklistCriteria,
+  page: TPage,
+): Promise<{ share: number; matches: number } | null> {
+  if (criteria.searchText === null) return null;
+  const share = await listedKeyedShareOf(database.db, criteria.searchText);
+  if (share === null) return null;
+  const filtered = await filteredStudiesOf(database, criteria, criteria.statuses);
+  const range = filtered.all * filtered.share * (await rangeShareOf(database, criteria, page));
+  return { share, matches: share * range };
 }
 
 /**

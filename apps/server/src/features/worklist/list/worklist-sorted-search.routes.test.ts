@@ -7,10 +7,14 @@ import { WORKLIST_SEARCH_COUNT_CAP } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
-import { tokenFor } from '../../../test/auth-helpers.ts';
+import { loadScope } from '../../../access/scope.ts';
+import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { listWorklist } from '../../../test/worklist-requests.ts';
+import { resolveWorklistCriteria } from './worklist-criteria.ts';
+import { keyedMatchesOf } from './worklist-prefix-budget.ts';
 
 const NOW = new Date('2026-11-19T12:00:00Z');
 const STUDIES = 15_000;
@@ -20,6 +24,7 @@ let server: TTestServer;
 let organisationId = '';
 let otherId = '';
 let facilityId = '';
+let admin = { id: '', email: '' };
 const tokens = { admin: '', staff: '', otherAdmin: '' };
 
 /**
@@ -51,7 +56,8 @@ async function insertStudies(organisation: string, count: number) {
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
   organisationId = (await buildOrganisation(server.db)).id;
-  tokens.admin = await tokenFor(server, await buildUser(server.db, { role: 'ADMIN', organisationId }));
+  admin = await buildUser(server.db, { role: 'ADMIN', organisationId });
+  tokens.admin = await tokenFor(server, admin);
   const [facility] = await insertStudies(organisationId, STUDIES);
   if (!facility) throw new Error('no facility');
   facilityId = facility.id;
@@ -189,6 +195,32 @@ describe('a search one study in ten holds, sorted by another column', () => {
       'date_range_type=LAST_1_MONTH&search=knee%20protocol&sort_by=patient_name',
     );
     expect(theirs.total).toBe(0);
+  });
+
+  it('estimates a text’s share and its range’s matches from the keyed index’s statistics', async () => {
+    const scope = await loadScope(server.db, adminPrincipal(admin, organisationId));
+    const estimateOf = async (query: string) => {
+      const criteria = await resolveWorklistCriteria(server.db, scope, worklistFiltersOf(query), NOW);
+      const page = { limit: 25, offset: 0, sort_by: 'patient_id', sort_order: 'asc' } as const;
+      return keyedMatchesOf(server.database, criteria, page);
+    };
+    const estimate = async (query: string) => {
+      const found = await estimateOf(query);
+      if (!found) throw new Error(`no estimate for ${query}`);
+      return found;
+    };
+    // A text whose keys the statistics do not list: no estimate, not the unlisted keys' default.
+    expect(await estimateOf(`${ALL_DATES}&search=zzyqx`)).toBeNull();
+    // One study in ten of 15,000 over 73 days.
+    const all = await estimate(`${ALL_DATES}&search=${encodeURIComponent('lumbar spine')}`);
+    expect(all.share).toBeGreaterThan(0.07);
+    expect(all.share).toBeLessThan(0.14);
+    expect(all.matches).toBeCloseTo(all.share * STUDIES, 0);
+    // The last month of them: 30 of the 73 days.
+    const month = await estimate(`date_range_type=LAST_1_MONTH&search=${encodeURIComponent('lumbar spine')}`);
+    expect(month.share).toBe(all.share);
+    expect(month.matches / all.matches).toBeGreaterThan(0.35);
+    expect(month.matches / all.matches).toBeLessThan(0.48);
   });
 
   it('finds nothing of another organisation', async () => {

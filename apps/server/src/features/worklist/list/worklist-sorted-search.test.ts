@@ -7,6 +7,7 @@
 // (100 facilities, 13 weeks): "lumbar spine" held by 15 studies in 100, "chest" by 30.
 import { describe, expect, it } from 'vitest';
 import { prefixBudget } from './worklist-prefix-budget.ts';
+import { walksSparseText } from './worklist-sorted-search.ts';
 
 type TPage = Parameters<typeof prefixBudget>[0];
 
@@ -84,5 +85,21 @@ describe('the entries a prefix walk reads for a search page', () => {
     const walk = { ...PLAIN, density: 0.3, rangeShare: 1, entries: 20_000, filterShare: 0.05 };
     expect(prefixBudget(page('status', 900), { ...walk, collecting: 1_000_000 })).toBe(92_500);
     expect(prefixBudget(page('status', 900), { ...walk, collecting: 1_000_000, widens: false })).toBeNull();
+  });
+});
+
+describe('a text sparser than one in 32, sorted by another column', () => {
+  it('is walked where its range holds 16,000 matches or more, at one in 128 or more', () => {
+    // "soren" over an admin's 1,000,000 studies of all dates: one in 42, 23,911 matches.
+    expect(walksSparseText(1 / 42, 23_911)).toBe(true);
+    expect(walksSparseText(1 / 128, 16_000)).toBe(true);
+  });
+
+  it('is collected where its matches are fewer, or it is sparser still', () => {
+    // "smith" over all dates (one in 80, 12,000) and over a month (4,000): collected in 10-40 ms.
+    expect(walksSparseText(1 / 80, 12_124)).toBe(false);
+    expect(walksSparseText(1 / 80, 3_942)).toBe(false);
+    // One in 200 of 5,000,000: a page's walk would read 7,500 rows.
+    expect(walksSparseText(1 / 200, 25_000)).toBe(false);
   });
 });
