@@ -180,11 +180,12 @@ async function collectingCostOf(
 }
 
 /**
- * A search text's share of the organisation's studies and its matches in the range, estimated from
- * the keyed index's statistics (listedKeyedShareOf: every date, in memory): that share of the studies
- * the caller's filters keep (filteredStudiesOf), of the range's share of the sort index
- * (rangeShareOf). Null without statistics, or where they do not list each of its keys. Not the probe of the range's newest studies (probeDensity), whose few
- * hundred rows follow a few patients: "soren" (one study in 42) was one in 128 there.
+ * A search text's share of the studies and its matches in the range, estimated from the keyed index's
+ * statistics (listedKeyedShareOf: every date, in memory): that share of the studies the caller's
+ * filters keep (filteredStudiesOf), of the range's share of the sort index (rangeShareOf). Null
+ * without statistics, or where they do not list each of its keys. Not the probe of the range's
+ * newest studies (probeDensity), whose few hundred rows follow a few patients: "soren" (one study
+ * in 42) was one in 128 there.
  */
 export async function keyedMatchesOf(
   database: TDatabase,

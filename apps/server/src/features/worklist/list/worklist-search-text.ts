@@ -7,7 +7,10 @@ import { containsFolded } from '../../../db/text-search.ts';
 import type { TWorklistCriteria } from './worklist-criteria.ts';
 import { OPEN_STUDY } from './worklist-search-open.ts';
 
-/** Whether a search text holds a trigram both keyed indexes know: three ASCII letters or digits in a row. */
+/**
+ * Whether a search text, folded as search_text is (foldedSearchText), holds a trigram the keyed indexes
+ * know: three ASCII letters or digits in a row (the criteria's searchKeyed).
+ */
 export const hasSearchKeys = (term: string): boolean => /[A-Za-z0-9]{3}/.test(term);
 
 /**
@@ -105,12 +108,12 @@ export function searchTextConditions(
       ),
     );
   } else if (searchText !== null && !criteria.searchKeyed) {
-    // A text the trigram indexes do not know (fewer than three ASCII letters or digits in a row): the
-    // plain one would read all of itself for it (0.6 s at 1,000,000 studies), so the substring test is
-    // strpos, which it cannot serve. A study holding the text holds each of its pairs of characters
-    // (or, for a text without pairs such as "q", its single characters), which the pair-keyed index
-    // finds (migrations 0031, 0045): PostgreSQL chooses it for a rare text (the keys' frequencies are
-    // in the index's statistics) and reads the range in order for a common one.
+    // A text the trigram indexes do not know (fewer than three ASCII letters or digits in a row once
+    // folded): the plain one would read all of itself for it (0.6 s at 1,000,000 studies), so the
+    // substring test is strpos, which it cannot serve. A study holding the text holds each of its
+    // pairs of characters (or, for a text without pairs such as "q", its single characters), which
+    // the pair-keyed index finds (migrations 0031, 0045): PostgreSQL chooses it for a rare text (the
+    // keys' frequencies are in the index's statistics) and reads the range in order for a common one.
     found.push(holdsSearchText(searchText));
     if (criteria.searchPairKeys.length > 0) {
       found.push(sql`ris_search_pair_keys("studies"."search_text") @> ris_search_query_pairs(${searchText})`);
