@@ -160,6 +160,16 @@ describe('a search text folded to ASCII letters', () => {
     expect({ capped: open.capped, TO_READ: open.statuses.TO_READ }).toEqual({ capped: false, TO_READ: 67 });
   });
 
+  it('answers texts that fold oddly as the oracle does', async () => {
+    // Ligatures, letters folding to two, LIKE's metacharacters once folded, full-width letters.
+    for (const text of ['ﬃ', 'Æsa', 'aße S', 'ǅo', 'a％b', 'İSTAN', 'Ｚｓｏ', 'øre %', 'straß_']) {
+      for (const range of [MONTH, ALL]) {
+        const want = await oracle(text, { monthOnly: range === MONTH, order: 'arrival' });
+        await expectPage(tokens.admin, `${range}&search=${encodeURIComponent(text)}&limit=25`, want);
+      }
+    }
+  });
+
   it('keeps a radiologist’s and another organisation’s searches to their own studies', async () => {
     for (const text of ['Zsó', 'Dvoř']) {
       const search = `search=${encodeURIComponent(text)}`;
