@@ -18,7 +18,7 @@ import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { countWorklist, expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
 import { resolveWorklistCriteria } from './worklist-criteria.ts';
 import { keylessPlan } from './worklist-keyless-plan.ts';
-import { keylessDayWalkSql } from './worklist-search-walk.ts';
+import { testedDayWalkSql } from './worklist-search-walk.ts';
 
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
 
@@ -200,7 +200,7 @@ describe('a common keyless text by study date past the cap', () => {
       NOW,
     );
     const page: TPage = { limit: 25, offset: 0, sort_by: 'datetime', sort_order: 'asc' };
-    const walked = (patch: Partial<TPage>) => keylessDayWalkSql(server.db, criteria, { ...page, ...patch });
+    const walked = (patch: Partial<TPage>) => testedDayWalkSql(server.db, criteria, { ...page, ...patch });
     expect(compileSql(walked({}) ?? sql``).sql).toContain('ris_arrival_day');
     expect(walked({ sort_order: 'desc' })).not.toBeNull();
     expect(walked({ sort_by: 'updated_at', sort_order: 'asc' })).toBeNull();

@@ -181,9 +181,9 @@ async function collectingCostOf(
 
 /**
  * A search text's share of the studies and its matches in the range, estimated from the keyed index's
- * statistics (listedKeyedShareOf: every date, in memory): that share of the studies the caller's
- * filters keep (filteredStudiesOf), of the range's share of the sort index (rangeShareOf). Null
- * without statistics, or where they do not list each of its keys. Not the probe of the range's
+ * statistics (listedKeyedShareOf: every date, in memory): that share of the range's studies
+ * (rangeStudiesOf). Null without statistics, or where they do not list each of its keys. Not the
+ * probe of the range's
  * newest studies (probeDensity), whose few hundred rows follow a few patients: "soren" (one study
  * in 42) was one in 128 there.
  */
@@ -195,9 +195,20 @@ export async function keyedMatchesOf(
   if (criteria.searchText === null) return null;
   const share = await listedKeyedShareOf(database.db, criteria.searchText);
   if (share === null) return null;
+  return { share, matches: share * (await rangeStudiesOf(database, criteria, page)) };
+}
+
+/**
+ * How many studies the caller's filters keep in the range, every text: the studies they keep
+ * (filteredStudiesOf) of the range's share of the sort index (rangeShareOf). An estimate.
+ */
+export async function rangeStudiesOf(
+  database: TDatabase,
+  criteria: TWorklistCriteria,
+  page: TPage,
+): Promise<number> {
   const filtered = await filteredStudiesOf(database, criteria, criteria.statuses);
-  const range = filtered.all * filtered.share * (await rangeShareOf(database, criteria, page));
-  return { share, matches: share * range };
+  return filtered.all * filtered.share * (await rangeShareOf(database, criteria, page));
 }
 
 /**

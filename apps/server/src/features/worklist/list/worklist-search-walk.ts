@@ -291,7 +291,7 @@ export async function walkKeylessSearch(
     }
     // A text its keys find (not tested on each row) is collected from them: a day would read many
     // rows for each match.
-    const days = plan.tested ? keylessDayWalkSql(database.db, criteria, page) : null;
+    const days = plan.tested ? testedDayWalkSql(database.db, criteria, page) : null;
     if (days) return sql`array(${days})`;
     // Collected: every match, sorted (OFFSET 0 keeps PostgreSQL from walking an index in the hope of
     // meeting matches soon, which for names holding "sm" read every name before them: 2.2 s).
@@ -310,16 +310,17 @@ export async function walkKeylessSearch(
 }
 
 /**
- * A keyless search's page past the cap sorted by study date or last update into a range's far end
- * (collectsArrivalLike), of a text tested on each row (keylessPlan's `tested`): an admin's range a
- * day of arrival at a time (arrivalDayWalkSql), each row's text tested. An admin's week of "é" by
- * study date, oldest first, walked 51,000 study dates before the week's first, then collected its
- * 68,000 matches (45-58 ms; 10-15 ms by days); a month of "a" collected 250,000 (210-350 ms; 17).
- * Past the cap, the range holds 1,000 matches and more: a day reads about a page's rows. Not by last
- * update oldest first, whose sort index is walked from the range's start (prefixStartOf); null where
- * the days are not walked.
+ * A search's page past the cap sorted by study date or last update into a range's far end
+ * (collectsArrivalLike), its text tested on each row: an admin's range a day of arrival at a time
+ * (arrivalDayWalkSql). For a keyless text (keylessPlan's `tested`): an admin's week of "é" by study
+ * date, oldest first, walked 51,000 study dates before the week's first, then collected its 68,000
+ * matches (45-58 ms; 10-15 ms by days); a month of "a" collected 250,000 (210-350 ms; 17). For a
+ * keyed text many studies hold (worklist-sorted-search.ts, walksDaysFor). Past the cap, the range
+ * holds 1,000 matches and more: a day reads about a page's rows. Not by last update oldest first,
+ * whose sort index is walked from the range's start (prefixStartOf); null where the days are not
+ * walked.
  */
-export function keylessDayWalkSql(db: TDbOrTx, criteria: TWorklistCriteria, page: TPage): SQL | null {
+export function testedDayWalkSql(db: TDbOrTx, criteria: TWorklistCriteria, page: TPage): SQL | null {
   const fromStart = page.sort_by === 'updated_at' && page.sort_order === 'asc';
   if (!collectsArrivalLike(criteria, page) || fromStart) return null;
   return arrivalDayWalkSql(db, criteria, page, { tested: true });

@@ -7,7 +7,7 @@
 // (100 facilities, 13 weeks): "lumbar spine" held by 15 studies in 100, "chest" by 30.
 import { describe, expect, it } from 'vitest';
 import { prefixBudget } from './worklist-prefix-budget.ts';
-import { walksSparseText } from './worklist-sorted-search.ts';
+import { walksDays, walksSparseText } from './worklist-sorted-search.ts';
 
 type TPage = Parameters<typeof prefixBudget>[0];
 
@@ -101,5 +101,32 @@ describe('a text sparser than one in 32, sorted by another column', () => {
     expect(walksSparseText(1 / 80, 3_942)).toBe(false);
     // One in 200 of 5,000,000: a page's walk would read 7,500 rows.
     expect(walksSparseText(1 / 200, 25_000)).toBe(false);
+  });
+});
+
+describe('an admin’s range by study date into its far end, walked a day of arrival at a time', () => {
+  // The bench's month: 31 days of arrival, 330,000 studies.
+  it('is walked where its days read fewer rows than a third of its matches', () => {
+    // "mri" (one in seven, 49,000 matches): 5,200 rows for a first page, 108,000 at offset 500.
+    expect(walksDays(0.15, 25, 31, 330_000)).toBe(true);
+    expect(walksDays(0.15, 525, 31, 330_000)).toBe(true);
+    // "brain" (one in four) at offset 975.
+    expect(walksDays(0.25, 1_000, 31, 330_000)).toBe(true);
+  });
+
+  it('is collected where the text is sparser, or absent from the newest studies', () => {
+    // "smith" (one in 80, 4,000 matches): the days would read 62,000 rows for its first page.
+    expect(walksDays(1 / 80, 25, 31, 330_000)).toBe(false);
+    // "soren" (one in 42, 7,900 matches).
+    expect(walksDays(1 / 42, 25, 31, 330_000)).toBe(false);
+    expect(walksDays(0.15, 975, 31, 330_000)).toBe(false);
+    expect(walksDays(0, 25, 31, 330_000)).toBe(false);
+  });
+
+  it('reads at most each day’s studies', () => {
+    // Half the studies hold the text, 100 a day: a page at offset 975 reads each day whole.
+    expect(walksDays(0.5, 1_000, 31, 3_100)).toBe(true);
+    expect(walksDays(0.5, 1_000, 31, 3_100 * 0.6)).toBe(true);
+    expect(walksDays(0.3, 1_000, 31, 3_100)).toBe(false);
   });
 });
