@@ -183,9 +183,8 @@ async function collectingCostOf(
  * A search text's share of the studies and its matches in the range, estimated from the keyed index's
  * statistics (listedKeyedShareOf: every date, in memory): that share of the range's studies
  * (rangeStudiesOf). Null without statistics, or where they do not list each of its keys. Not the
- * probe of the range's
- * newest studies (probeDensity), whose few hundred rows follow a few patients: "soren" (one study
- * in 42) was one in 128 there.
+ * probe of the range's newest studies (probeDensity), whose few hundred rows follow a few patients:
+ * "soren" (one study in 42) was one in 128 there.
  */
 export async function keyedMatchesOf(
   database: TDatabase,

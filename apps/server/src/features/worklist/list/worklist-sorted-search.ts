@@ -90,8 +90,9 @@ export async function walkSortedSearch(
   const oneIn = byWeeks ? SORTED_DENSE_ONE_IN : DENSE_ONE_IN;
   const density = await probeDensity(database, criteria, statuses, 'desc');
   if (!density) return null;
-  const byDays = byWeeks ? await walkDays(database, criteria, page, density.share) : null;
-  if (byDays) return byDays;
+  // Walked by days, or null where the range holds fewer matches than the cap (they are collected).
+  const byDays = byWeeks ? await walkDays(database, criteria, page, density.share) : undefined;
+  if (byDays !== undefined) return byDays;
   const dense = density.few || density.share * oneIn >= 1;
   // Estimated from statistics only where the probe met the text: every key of "mrn0000" is common,
   // together they are rare (4,920 studies, estimated 500,000).
@@ -161,23 +162,24 @@ export function walksDays(density: number, end: number, days: number, rangeStudi
  * holds none of the page, and the matches were collected and sorted: a month of "mri" (one study in
  * seven) by study date, oldest first, 49,000 of them (150-185 ms), a week 11,000 (37). Walked a day of
  * arrival at a time instead (testedDayWalkSql), each row's text tested, where walksDays says it reads
- * fewer rows, and counted up to the cap by weeks. Null otherwise, and where the range holds fewer
- * matches than the cap: they are collected.
+ * fewer rows, and counted up to the cap by weeks. Null where the range holds fewer matches than the
+ * cap (collected: nothing else is tried, the count is not read again); undefined where the days are
+ * not walked.
  */
 async function walkDays(
   database: TDatabase,
   criteria: TWorklistCriteria,
   page: TPage,
   density: number,
-): Promise<TSearchWalk | null> {
+): Promise<TSearchWalk | null | undefined> {
   const days = testedDayWalkSql(database.db, criteria, page);
-  if (!days) return null;
+  if (!days) return undefined;
   const first =
     criteria.from?.getTime() ?? (await firstArrivalHeld(database.db, criteria.scope.organisationId));
   const last = criteria.to?.at.getTime() ?? criteria.now.getTime();
   const dayCount = first === null ? 0 : Math.floor(last / DAY_MS) - Math.floor(first / DAY_MS) + 1;
   const end = page.offset + page.limit;
-  if (!walksDays(density, end, dayCount, await rangeStudiesOf(database, criteria, page))) return null;
+  if (!walksDays(density, end, dayCount, await rangeStudiesOf(database, criteria, page))) return undefined;
   const counted = await countSearchByWeeks(database, criteria, criteria.statuses);
   if (!counted.capped) return null;
   const [row] = await hotRows<{ ids: string[] | null }>(database, sql`select array(${days})::text[] as ids`, {
