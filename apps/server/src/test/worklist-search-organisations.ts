@@ -16,6 +16,8 @@ export type TSearchOrganisations = {
   staffFacility: string;
   foreignOrganisationId: string;
   admin: { id: string; email: string };
+  /** The radiologist of the first facility. */
+  radiologist: { id: string; email: string };
   tokens: { admin: string; radiologist: string; foreign: string };
 };
 
@@ -42,6 +44,7 @@ export async function searchOrganisations(
     staffFacility: a.id,
     foreignOrganisationId: foreign.organisationId,
     admin,
+    radiologist,
     tokens: {
       admin: await tokenFor(server, admin),
       radiologist: await tokenFor(server, radiologist),

@@ -297,9 +297,9 @@ export async function resolveWorklistCriteria(
   if (open) return { ...criteria, searchWeeks: null, searchFacilities: null, searchOpen: true };
   if (searchModalities) return { ...criteria, searchWeeks: null, searchModalities };
   if (!few || !criteria.searchKeyed) return criteria;
-  const counts = { facilityCount: facilities.length, weekCount: searchWeeks?.length ?? 0, now };
-  if (searchWeeks && !(await fewerInFacilities(db, scope.organisationId, counts))) {
-    return criteria;
+  if (searchWeeks) {
+    const counts = { facilityCount: facilities.length, weekCount: searchWeeks.length, now };
+    if (!(await fewerInFacilities(db, scope.organisationId, counts))) return criteria;
   }
   return { ...criteria, searchWeeks: null, searchFacilities: facilities };
 }

@@ -2,47 +2,38 @@
 // every study holds: the keys would find the facilities' candidates of every date (or the whole
 // organisation's of the week's weeks), five times the week's own rows, and no dense walk serves an
 // admin (their deleted studies are counted apart). The week's own rows are tested (searchInRange);
-// a radiologist of the same facility keeps their dense walk. Pages, totals and tabs are the oracle's.
+// a radiologist of the same facility keeps their dense walk. Pages, totals and tabs are the oracle's;
+// another organisation's admin, its facility seeded alike, sees its own week alone.
 import { STUDY_STATUSES } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScope } from '../../../access/scope.ts';
 import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
-import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
-import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
+import { adminPrincipal } from '../../../test/auth-helpers.ts';
 import { insertSpreadStudies, sortedByName } from '../../../test/spread-studies.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import { searchOrganisations, type TSeededFacility } from '../../../test/worklist-search-organisations.ts';
 import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
 import { resolveWorklistCriteria } from './worklist-criteria.ts';
 import { SEARCH_IN_RANGE_AT_MOST } from './worklist-search-in-range.ts';
 
 const NOW = new Date('2026-11-19T12:00:00Z');
-/** Two facilities' studies, one every 2.1 minutes in turn: 35 days, 2,400 a facility a week. */
-const STUDIES = 24_000;
+/** A facility's studies, one every 4.2 minutes: 35 days, 2,400 a week. */
+const STUDIES = 12_000;
 const WEEK = 'date_range_type=LAST_1_WEEK';
 
 let server: TTestServer;
-let organisationId = '';
 let facilityId = '';
+let foreignOrganisationId = '';
 let admin: TPrincipal;
 let radiologist: TPrincipal;
-const tokens = { admin: '', foreign: '' };
+let tokens = { admin: '', radiologist: '', foreign: '' };
 
-beforeAll(async () => {
-  server = await startTestServer({ clock: () => NOW });
-  organisationId = (await buildOrganisation(server.db)).id;
-  const facilities = [
-    await buildFacility(server.db, { organisationId }),
-    await buildFacility(server.db, { organisationId }),
-  ];
-  facilityId = facilities[0]?.id ?? '';
-  const adminUser = await buildUser(server.db, { role: 'ADMIN', organisationId });
-  admin = adminPrincipal(adminUser, organisationId);
-  const staff = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: facilities.slice(0, 1) });
-  radiologist = { ...adminPrincipal(staff, organisationId), role: 'RADIOLOGIST', userType: 'RADIOLOGIST' };
-  await insertSpreadStudies(server.db, facilities, STUDIES, {
+/** STUDIES studies of `facility`, every one described "Zeta Protocol", a "Rarename" in 500. */
+async function seed(facility: TSeededFacility) {
+  await insertSpreadStudies(server.db, [facility], STUDIES, {
     accession: sql`'FR' || g`,
     patientName: sql`case when g % 500 = 0 then 'Rarename Ann' else 'Patient ' || (g % 997) end`,
     patientIdentifier: sql`'P' || lpad(((g * 7919) % 10007)::text, 5, '0')`,
@@ -51,17 +42,21 @@ beforeAll(async () => {
     modalityGroup: sql`'CT'`,
     status: sql`case when g % 97 = 0 then 'DELETED'
       else (array['ORDERED','TO_READ','ASSIGNED','IN_REVIEW','DRAFTED','FINAL'])[g % 6 + 1] end`,
-    arrival: sql`${NOW.toISOString()}::timestamptz - g * interval '2.1 minutes'`,
+    arrival: sql`${NOW.toISOString()}::timestamptz - g * interval '4.2 minutes'`,
   });
-  const foreignFacility = await buildFacility(server.db);
-  const foreign = await buildUser(server.db, {
-    role: 'ADMIN',
-    organisationId: foreignFacility.organisationId,
-  });
-  tokens.admin = await tokenFor(server, adminUser);
-  tokens.foreign = await tokenFor(server, foreign);
-  // The keys' estimates come from the keyed indexes' statistics.
-  await server.db.execute(sql`analyze studies`);
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ clock: () => NOW });
+  const built = await searchOrganisations(server, seed);
+  ({ foreignOrganisationId, tokens } = built);
+  facilityId = built.staffFacility;
+  admin = adminPrincipal(built.admin, built.organisationId);
+  radiologist = {
+    ...adminPrincipal(built.radiologist, built.organisationId),
+    role: 'RADIOLOGIST',
+    userType: 'RADIOLOGIST',
+  };
 });
 
 afterAll(async () => server.close());
@@ -71,14 +66,18 @@ async function criteriaOf(query: string, caller: TPrincipal) {
   return resolveWorklistCriteria(server.db, await loadScope(server.db, caller), filters, NOW);
 }
 
-/** The facility's studies of the last week holding `text`, newest first. */
-async function oracle(text: string, deleted = false) {
+/** The facility's (or an organisation's) studies of the last week holding `text`, newest first. */
+async function oracle(text: string, options: { deleted?: boolean; organisation?: string } = {}) {
   const from = new Date(NOW.getTime() - 7 * 86_400_000).toISOString();
+  const within = options.organisation
+    ? sql`organisation_id = ${options.organisation}::uuid`
+    : sql`facility_id = ${facilityId}::uuid`;
   return queryRows<{ id: string; status: string; patient_name: string }>(
     server.db,
     sql`select id, status::text as status, patient_name from studies
-      where facility_id = ${facilityId}::uuid and created_at >= ${from}::timestamptz
-        and (${deleted} or status <> 'DELETED') and strpos(search_text, lower(ris_unaccent(${text}))) > 0
+      where ${within} and created_at >= ${from}::timestamptz
+        and (${options.deleted ?? false} or status <> 'DELETED')
+        and strpos(search_text, lower(ris_unaccent(${text}))) > 0
       order by created_at desc, id desc`,
   );
 }
@@ -110,7 +109,7 @@ describe('an admin’s week of a few facilities searched for a text every study 
     );
     expect(ids(named.items)).toEqual(ids(sortedByName(want).slice(100, 125)));
     const counts = await countWorklist(server, tokens.admin, query);
-    const withDeleted = await oracle('zeta', true);
+    const withDeleted = await oracle('zeta', { deleted: true });
     for (const status of STUDY_STATUSES) {
       expect(counts.statuses[status], status).toBe(withDeleted.filter((row) => row.status === status).length);
     }
@@ -118,7 +117,10 @@ describe('an admin’s week of a few facilities searched for a text every study 
       capped: false,
       deleted: false,
     });
-    const foreign = await listWorklist(server, tokens.foreign, `${WEEK}&search=zeta&limit=100`);
-    expect(foreign.items).toEqual([]);
+    // Another organisation's admin, its own facility holding the same texts: its own week alone.
+    const foreignWant = await oracle('zeta', { organisation: foreignOrganisationId });
+    const foreign = await listWorklist(server, tokens.foreign, `${WEEK}&search=zeta&limit=25&offset=40`);
+    expect(ids(foreign.items)).toEqual(ids(foreignWant.slice(40, 65)));
+    expect(foreign.items.some((item) => ids(want).includes(item.id))).toBe(false);
   });
 });

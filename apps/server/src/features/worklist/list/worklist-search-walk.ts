@@ -315,7 +315,7 @@ export async function walkKeylessSearch(
  * (arrivalDayWalkSql). For a keyless text (keylessPlan's `tested`): an admin's week of "é" by study
  * date, oldest first, walked 51,000 study dates before the week's first, then collected its 68,000
  * matches (45-58 ms; 10-15 ms by days); a month of "a" collected 250,000 (210-350 ms; 17). For a
- * keyed text many studies hold (worklist-sorted-search.ts, walksDaysFor). Past the cap, the range
+ * keyed text many studies hold (worklist-sorted-search.ts, walkDays). Past the cap, the range
  * holds 1,000 matches and more: a day reads about a page's rows. Not by last update oldest first,
  * whose sort index is walked from the range's start (prefixStartOf); null where the days are not
  * walked.
