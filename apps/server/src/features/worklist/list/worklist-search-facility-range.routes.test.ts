@@ -22,6 +22,10 @@ import { SEARCH_IN_RANGE_AT_MOST } from './worklist-search-in-range.ts';
 const NOW = new Date('2026-11-19T12:00:00Z');
 /** A facility's studies, one every 4.2 minutes: 35 days, 2,400 a week. */
 const STUDIES = 12_000;
+/** The other organisation's facility: its last 3.5 days, enough for its pages. */
+const FOREIGN_STUDIES = 1_200;
+/** The seed inserts 25,000 studies and analyses them: more than the default hook timeout under CI's load. */
+const SEED_TIMEOUT_MS = 180_000;
 const WEEK = 'date_range_type=LAST_1_WEEK';
 
 let server: TTestServer;
@@ -31,9 +35,16 @@ let admin: TPrincipal;
 let radiologist: TPrincipal;
 let tokens = { admin: '', radiologist: '', foreign: '' };
 
-/** STUDIES studies of `facility`, every one described "Zeta Protocol", a "Rarename" in 500. */
+let seededOrganisation: string | null = null;
+
+/**
+ * STUDIES studies of each of the organisation's facilities (the first seeded), FOREIGN_STUDIES of the
+ * other's: every one described "Zeta Protocol", a "Rarename" in 500.
+ */
 async function seed(facility: TSeededFacility) {
-  await insertSpreadStudies(server.db, [facility], STUDIES, {
+  seededOrganisation ??= facility.organisationId;
+  const count = facility.organisationId === seededOrganisation ? STUDIES : FOREIGN_STUDIES;
+  await insertSpreadStudies(server.db, [facility], count, {
     accession: sql`'FR' || g`,
     patientName: sql`case when g % 500 = 0 then 'Rarename Ann' else 'Patient ' || (g % 997) end`,
     patientIdentifier: sql`'P' || lpad(((g * 7919) % 10007)::text, 5, '0')`,
@@ -57,7 +68,7 @@ beforeAll(async () => {
     role: 'RADIOLOGIST',
     userType: 'RADIOLOGIST',
   };
-});
+}, SEED_TIMEOUT_MS);
 
 afterAll(async () => server.close());
 
