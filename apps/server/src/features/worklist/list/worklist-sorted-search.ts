@@ -15,7 +15,7 @@ import type { TWorklistCriteria } from './worklist-criteria.ts';
 import { keyedMatchesOf, prefixSizeOf, rangeStudiesOf } from './worklist-prefix-budget.ts';
 import { firstArrivalHeld } from './worklist-held-figures.ts';
 import { groupsHoldingText } from './worklist-search-modality.ts';
-import { collectWalkedRange, countDenseSearch, DENSE_ONE_IN, probeDensity } from './worklist-dense-search.ts';
+import { capsDenseSearch, collectWalkedRange, DENSE_ONE_IN, probeDensity } from './worklist-dense-search.ts';
 import { prefixWalkSql } from './worklist-page-walk.ts';
 import {
   countSearchByWeeks,
@@ -23,6 +23,7 @@ import {
   testedDayWalkSql,
   type TSearchWalk,
 } from './worklist-search-walk.ts';
+import { sortsRangeOf, walkSortedRange } from './worklist-sorted-range.ts';
 import { hotRows } from './worklist-sql.ts';
 
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
@@ -100,10 +101,20 @@ export async function walkSortedSearch(
     dense || !byWeeks || density.share === 0 ? null : await keyedMatchesOf(database, criteria, page);
   const sparse = keyed !== null && walksSparseText(keyed.share, keyed.matches);
   if (!dense && !sparse) return null;
-  // A staff member's page the sort index does not hold: their range's matches collected by walking it.
+  // Whether the matches pass the cap, read once: before a staff member's range is sorted, then for
+  // the prefix walk.
+  let capping: Promise<boolean | null> | null = null;
+  const capped = () =>
+    (capping ??= byWeeks
+      ? countSearchByWeeks(database, criteria, statuses).then((counts) => counts.capped)
+      : capsDenseSearch(database, criteria, statuses));
+  // A staff member's page the sort index does not hold: their range sorted from their facilities'
+  // index where that reads less (sortsRange), past the cap; else its matches collected by walking it.
   let collecting: Promise<TSearchWalk | null> | null = null;
   const collected = () =>
-    byWeeks ? null : (collecting ??= collectWalkedRange(database, criteria, page, column));
+    byWeeks
+      ? null
+      : (collecting ??= collectStaffRange(database, criteria, page, column, density.share, capped));
   const size = await prefixSizeOf(database, criteria, page, column, {
     share: keyed && sparse ? keyed.share : density.share,
     oneIn: sparse ? SPARSE_ONE_IN : oneIn,
@@ -116,10 +127,7 @@ export async function walkSortedSearch(
     const whole = await collected();
     if (whole || budget === null) return whole;
   }
-  const counted = byWeeks
-    ? await countSearchByWeeks(database, criteria, statuses)
-    : await countDenseSearch(database, criteria, statuses);
-  if (!counted?.capped) return collected();
+  if (!(await capped())) return collected();
   const groups = await groupsWalkedFor(database, criteria, column);
   const prefix = prefixWalkSql(database.db, criteria, page, column, sql`${budget}::bigint`, rows, groups);
   if (!prefix) return null;
@@ -132,6 +140,27 @@ export async function walkSortedSearch(
   // More matches than the page's end: a prefix that holds fewer rows than the page did not hold it.
   if (ids.length < page.limit) return collected();
   return { ids, total: WORKLIST_SEARCH_COUNT_CAP, capped: true };
+}
+
+/**
+ * A staff member's range whose page the column's sort index does not hold: sorted whole from their
+ * facilities' index, its rows tested in the column's order (walkSortedRange), where sortsRange says
+ * that reads less and the text's matches pass the cap (`capped`: the total is the cap's); else its
+ * matches collected by walking it (collectWalkedRange, the exact total), or null.
+ */
+async function collectStaffRange(
+  database: TDatabase,
+  criteria: TWorklistCriteria,
+  page: TPage,
+  column: string,
+  density: number,
+  capped: () => Promise<boolean | null>,
+): Promise<TSearchWalk | null> {
+  if ((await sortsRangeOf(database, criteria, page, density)) && (await capped())) {
+    const ids = await walkSortedRange(database, criteria, page, column);
+    return { ids, total: WORKLIST_SEARCH_COUNT_CAP, capped: true };
+  }
+  return collectWalkedRange(database, criteria, page, column);
 }
 
 /**
