@@ -54,12 +54,16 @@ export async function sortsRangeOf(
   page: TPage,
   density: number,
 ): Promise<boolean> {
-  if (facilitiesOf(criteria) === null || criteria.scope.principal.role === 'REFERRING_PHYSICIAN')
+  const end = page.offset + page.limit;
+  // Not counted where no range up to SORTED_RANGE_AT_MOST would be sorted for the page.
+  if (!sortsRange(density, end, SORTED_RANGE_AT_MOST)) return false;
+  if (facilitiesOf(criteria) === null || criteria.scope.principal.role === 'REFERRING_PHYSICIAN') {
     return false;
+  }
   const total = rollupTotalSql(database.db, { ...criteria, searchText: null }, criteria.statuses);
   if (!total) return false;
   const [row] = await hotRows<{ n: number }>(database, sql`select ${total} as n`, { prepare: false });
-  return sortsRange(density, page.offset + page.limit, row?.n ?? 0);
+  return sortsRange(density, end, row?.n ?? 0);
 }
 
 /**
