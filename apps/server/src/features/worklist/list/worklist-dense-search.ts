@@ -267,12 +267,13 @@ export async function countDenseSearch(
   const listed = statuses.filter((status) => LISTED_STATUSES.includes(status));
   const others = statuses.filter((status) => !LISTED_STATUSES.includes(status));
   const days = walkedDays(criteria, 'desc');
-  const walk = days && arrivalWalk(days.part, database, listed, { limit: countLimit, sort_order: 'desc' });
+  // Each walked row carries its status (on the index): none read again by id.
+  const limit = { limit: countLimit, sort_order: 'desc' } as const;
+  const walk = days && arrivalWalk(days.part, database, listed, limit, 'status');
   if (!days || !walk) return null;
   const rows = await hotRows<{ status: TStudyStatus; n: number }>(
     database,
-    sql`select "studies"."status" as status, count(*)::int as n from studies
-      where "studies"."id" = any(array(${walk})) group by "studies"."status"`,
+    sql`select w."status" as status, count(*)::int as n from (${walk}) w group by w."status"`,
     run,
   );
   const counted = rows.reduce((sum, row) => sum + row.n, 0);
