@@ -54,6 +54,11 @@ function walkedDays(criteria: TWorklistCriteria, sortOrder: TPage['sort_order'])
   return { part: { ...criteria, from: start }, whole: false };
 }
 
+/** Whether the walked days are the whole range (WALK_DAYS_AT_MOST days at most, with a start). */
+export function walksRangeWhole(criteria: TWorklistCriteria): boolean {
+  return walkedDays(criteria, 'desc')?.whole === true;
+}
+
 /** The walk's statements hold no text, only its parameter: planned once per connection. */
 const run = { prepare: true, plan: 'generic' } as const;
 
@@ -206,7 +211,7 @@ export async function collectWalkedRange(
   page: TPage,
   column: string,
 ): Promise<TSearchWalk | null> {
-  if (!walkedDays(criteria, 'desc')?.whole) return null;
+  if (!walksRangeWhole(criteria)) return null;
   const limit = { limit: COLLECT_WALKED_AT_MOST + 1, sort_order: 'desc' } as const;
   const walk = arrivalWalk(criteria, database, criteria.statuses, limit, column);
   if (!walk) return null;
@@ -266,11 +271,10 @@ export async function countDenseSearch(
   const countLimit = WORKLIST_SEARCH_COUNT_CAP + 1;
   const listed = statuses.filter((status) => LISTED_STATUSES.includes(status));
   const others = statuses.filter((status) => !LISTED_STATUSES.includes(status));
-  const days = walkedDays(criteria, 'desc');
   // Each walked row carries its status (on the index): none read again by id.
-  const limit = { limit: countLimit, sort_order: 'desc' } as const;
-  const walk = days && arrivalWalk(days.part, database, listed, limit, 'status');
-  if (!days || !walk) return null;
+  const counting = countingWalk(criteria, database, listed, 'status');
+  if (!counting) return null;
+  const { days, walk } = counting;
   const rows = await hotRows<{ status: TStudyStatus; n: number }>(
     database,
     sql`select w."status" as status, count(*)::int as n from (${walk}) w group by w."status"`,
@@ -317,11 +321,26 @@ export async function capsDenseSearch(
   criteria: TWorklistCriteria,
   statuses: readonly TStudyStatus[],
 ): Promise<boolean | null> {
-  const countLimit = WORKLIST_SEARCH_COUNT_CAP + 1;
-  const days = walkedDays(criteria, 'desc');
-  const walk = days && arrivalWalk(days.part, database, statuses, { limit: countLimit, sort_order: 'desc' });
-  if (!days || !walk) return null;
+  const counting = countingWalk(criteria, database, statuses);
+  if (!counting) return null;
+  const { days, walk } = counting;
   const [row] = await hotRows<{ n: number }>(database, sql`select count(*)::int as n from (${walk}) w`, run);
-  const capped = (row?.n ?? 0) >= countLimit;
+  const capped = (row?.n ?? 0) > WORKLIST_SEARCH_COUNT_CAP;
   return capped || days.whole ? capped : null;
+}
+
+/**
+ * The walk a dense search's count reads: the walked days' matches newest first, up to
+ * WORKLIST_SEARCH_COUNT_CAP + 1, each row carrying `carried` where given; null where no walk serves.
+ */
+function countingWalk(
+  criteria: TWorklistCriteria,
+  database: TDatabase,
+  statuses: readonly TStudyStatus[],
+  carried: string | null = null,
+) {
+  const days = walkedDays(criteria, 'desc');
+  const limit = { limit: WORKLIST_SEARCH_COUNT_CAP + 1, sort_order: 'desc' } as const;
+  const walk = days && arrivalWalk(days.part, database, statuses, limit, carried);
+  return days && walk ? { days, walk } : null;
 }

@@ -34,7 +34,7 @@ const DAY_MS = 86_400_000;
  * the column's order when counted by weeks (an admin's organisation): its page's rows lie within the
  * first PREFIX_SEARCH_ROWS_AT_MOST of the sort index for pages near the start, where collecting its
  * matches reads thousands (3 in 100 of an admin's 1,000,000 studies: 30,000). A staff member's count
- * walks their range (countDenseSearch), which costs more than collecting their facilities' matches
+ * walks their range (capsDenseSearch), which costs more than collecting their facilities' matches
  * for a text sparser than DENSE_ONE_IN.
  */
 const SORTED_DENSE_ONE_IN = 32;
@@ -101,20 +101,21 @@ export async function walkSortedSearch(
     dense || !byWeeks || density.share === 0 ? null : await keyedMatchesOf(database, criteria, page);
   const sparse = keyed !== null && walksSparseText(keyed.share, keyed.matches);
   if (!dense && !sparse) return null;
-  // Whether the matches pass the cap, read once: before a staff member's range is sorted, then for
+  // Whether the matches pass the cap, read once: before a facility-scoped range is sorted, then for
   // the prefix walk.
   let capping: Promise<boolean | null> | null = null;
   const capped = () =>
     (capping ??= byWeeks
       ? countSearchByWeeks(database, criteria, statuses).then((counts) => counts.capped)
       : capsDenseSearch(database, criteria, statuses));
-  // A staff member's page the sort index does not hold: their range sorted from their facilities'
-  // index where that reads less (sortsRange), past the cap; else its matches collected by walking it.
+  // A page the sort index does not hold, of a staff member or an admin's facility filter: the range
+  // sorted from the facilities' index where that reads less (sortsRange), past the cap; else its
+  // matches collected by walking it.
   let collecting: Promise<TSearchWalk | null> | null = null;
   const collected = () =>
     byWeeks
       ? null
-      : (collecting ??= collectStaffRange(database, criteria, page, column, density.share, capped));
+      : (collecting ??= collectFacilitiesRange(database, criteria, page, column, density.share, capped));
   const size = await prefixSizeOf(database, criteria, page, column, {
     share: keyed && sparse ? keyed.share : density.share,
     oneIn: sparse ? SPARSE_ONE_IN : oneIn,
@@ -143,12 +144,12 @@ export async function walkSortedSearch(
 }
 
 /**
- * A staff member's range whose page the column's sort index does not hold: sorted whole from their
- * facilities' index, its rows tested in the column's order (walkSortedRange), where sortsRange says
+ * A range of a few facilities (a staff member's, an admin's facility filter) whose page the column's
+ * sort index does not hold: sorted whole from the facilities' index, its rows tested in the column's order (walkSortedRange), where sortsRange says
  * that reads less and the text's matches pass the cap (`capped`: the total is the cap's); else its
  * matches collected by walking it (collectWalkedRange, the exact total), or null.
  */
-async function collectStaffRange(
+async function collectFacilitiesRange(
   database: TDatabase,
   criteria: TWorklistCriteria,
   page: TPage,
