@@ -1,12 +1,12 @@
-// A staff member's search sorted by a column header (not arrival) whose page the column's sort index
-// does not hold: oldest first from a range's start (the index begins with every study before it), or
-// deep into a text's matches. Their range's matches were every one collected by walking it
-// (collectWalkedRange: each of its rows read from the heap and tested, 1.5-2 µs), then sorted: a
-// radiologist's month of "brain" by study date, oldest first, tested 16,800 rows for 4,250 matches
-// (30 ms of the request's 45-52). The facilities' index holds every sort key
-// (studies_facility_created_idx): the range's ids and keys are read from it alone (0.3 µs an
-// entry), sorted (0.2-0.9 µs), and the rows tested in that order up to the page's end: 94 of them
-// for that first page (9 ms).
+// A staff member's search (or an admin's under a facility filter) sorted by a column header (not
+// arrival) whose page the column's sort index does not hold: oldest first from a range's start (the
+// index begins with every study before it), or deep into a text's matches. Their range's matches
+// were every one collected by walking it (collectWalkedRange: each of its rows read from the heap
+// and tested, 1.5-2 µs), then sorted: a radiologist's month of "brain" by study date, oldest first,
+// tested 16,800 rows for 4,250 matches (30 ms of the request's 45-52). The facilities' index holds
+// every sort key (studies_facility_created_idx): the range's ids and keys are read from it alone
+// (0.3 µs an entry), sorted (0.2-0.9 µs), and the rows tested in that order up to the page's end: 94
+// of them for that first page (9 ms).
 import { WORKLIST_SEARCH_COUNT_CAP, type TWorklistListQuery } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
@@ -19,8 +19,8 @@ import { hotRows, orderBy } from './worklist-sql.ts';
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
 
 /**
- * A range sorted whole from the facilities' index holds at most this many studies (an estimate): its
- * sort stays within work_mem (4 MB: 16,800 ids and study dates took 1.8).
+ * A range sorted whole from the facilities' index holds at most this many studies (counted from the
+ * rollups): its sort stays within work_mem (4 MB: 16,800 ids and study dates took 1.8).
  */
 const SORTED_RANGE_AT_MOST = 30_000;
 /**
