@@ -1,8 +1,9 @@
 // GET /worklist and /worklist/status/count for an admin's search of a few facilities (facility_ids)
 // whose text most of the range's studies hold: walked in arrival order through the facilities' index,
 // each row's text tested, as a staff member's is (worklist-dense-search.ts), and counted up to the
-// cap; the admin's deleted studies counted beside the cap, exactly up to as many. A rare text keeps
-// its exact counts; another organisation's admin gets a 404 naming facility_ids.
+// cap; the admin's deleted studies counted beside the cap, exactly up to as many (past them, capped
+// apart). A rare text keeps its exact counts; another organisation's admin gets a 404 naming
+// facility_ids.
 import { WORKLIST_SEARCH_COUNT_CAP } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +24,7 @@ const FROM = `${dayOf(25)}T00:00:00Z`;
 let server: TTestServer;
 let organisationId = '';
 let staffFacility = '';
+let otherFacility = '';
 let tokens = { admin: '', radiologist: '', foreign: '' };
 
 /**
@@ -44,7 +46,12 @@ async function seed(facility: TSeededFacility) {
 
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
-  ({ organisationId, staffFacility, tokens } = await searchOrganisations(server, seed));
+  const seeded: TSeededFacility[] = [];
+  ({ organisationId, staffFacility, tokens } = await searchOrganisations(server, async (facility) => {
+    seeded.push(facility);
+    await seed(facility);
+  }));
+  otherFacility = seeded[1]?.id ?? '';
 }, 120_000);
 
 afterAll(async () => server.close());
@@ -83,6 +90,23 @@ describe('an admin’s search of a few facilities whose text most of the range h
     // The Deleted tab's own list: exactly those.
     const deletedIds = deleted.map((row) => row.id);
     await expectListedPage(server, tokens.admin, `${query}&statuses=DELETED&limit=25`, deletedIds, 'exact');
+  });
+
+  it('caps the Deleted count apart from the listed ones where more than the cap are deleted', async () => {
+    // The other facility's 1,200 newest "brain" studies deleted, as the worklist's delete does.
+    await server.db.execute(sql`update studies set status = 'DELETED', deleted_at = created_at
+      where id in (select id from studies where facility_id = ${otherFacility}::uuid
+        and strpos(search_text, 'brain') > 0 and status <> 'DELETED' order by created_at desc limit 1200)`);
+    const counts = await countWorklist(
+      server,
+      tokens.admin,
+      `${RANGE}&facility_ids=${otherFacility}&search=brain`,
+    );
+    expect({
+      deleted: counts.statuses.DELETED,
+      deletedCapped: counts.deleted_capped,
+      listedCapped: counts.capped,
+    }).toEqual({ deleted: WORKLIST_SEARCH_COUNT_CAP + 1, deletedCapped: true, listedCapped: false });
   });
 
   it('keeps a rare text’s counts exact, and another organisation out', async () => {

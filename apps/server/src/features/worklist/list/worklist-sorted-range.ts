@@ -81,7 +81,12 @@ export async function sortsRangeOf(
   }
   const total = rollupTotalSql(database.db, { ...criteria, searchText: null }, criteria.statuses);
   if (!total) return false;
-  const [row] = await hotRows<{ n: number }>(database, sql`select ${total} as n`, { prepare: false });
+  // The rollup's rows and at most two partial days, whatever the parameters: planned once, as the
+  // list's counts from it are.
+  const [row] = await hotRows<{ n: number }>(database, sql`select ${total} as n`, {
+    prepare: true,
+    plan: 'generic',
+  });
   return sortsRange(density, end, row?.n ?? 0);
 }
 
