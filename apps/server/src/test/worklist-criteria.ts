@@ -39,6 +39,7 @@ export function worklistCriteria(patch: Partial<TWorklistCriteria> = {}): TWorkl
     searchRunsTested: false,
     searchOpen: false,
     searchModalities: null,
+    searchGrams: null,
     dateKey: 'LAST_1_WEEK UTC',
     now: new Date('2026-11-19T12:00:00Z'),
     ...patch,

@@ -320,6 +320,11 @@ export const studies = pgTable(
     index('studies_search_pair_idx')
       .using('gin', sql`ris_search_pair_keys(${t.searchText})`)
       .with({ fastupdate: 'off' }),
+    // - an identifier's text (an MRN, an accession, a prefix or part of one): the five characters in a
+    //   row holding a digit of each word (migration 0046, features/worklist/list/worklist-search-grams.ts)
+    index('studies_search_digit_idx')
+      .using('gin', sql`ris_search_digit_grams(${t.searchText})`)
+      .with({ fastupdate: 'off' }),
     // - a search in the open studies' tabs (Ordered, In progress): their trigrams and pairs (0042)
     index('studies_search_open_idx')
       .using('gin', sql`ris_search_open_keys(${t.searchText})`)

@@ -6,14 +6,15 @@ import {
   type TStudyStatus,
   type TWorklistFilters,
 } from '@ris/domain';
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { effectiveByUserIds, seesDeletedStudies, visibleStudies } from '../../../access/studies-scope.ts';
 import type { TScope } from '../../../access/scope.ts';
 import type { TDbOrTx } from '../../../db/client.ts';
 import { oneOf } from '../../../db/one-of.ts';
-import { facilities, users } from '../../../db/schema/index.ts';
 import { AppError } from '../../../http/app-error.ts';
 import { resolveCreatedRange } from './worklist-date-range.ts';
+import { checkFacilityIds, checkUserIds } from './worklist-filter-checks.ts';
+import { fewDigitGramsOf, type TGramKeys } from './worklist-search-grams.ts';
 import {
   facilitiesWeekKeyedRowsOf,
   fewerInFacilities,
@@ -21,7 +22,7 @@ import {
   searchModalitiesOf,
   weekKeyedRowsOf,
 } from './worklist-search-modality.ts';
-import { rangeTestOf } from './worklist-search-in-range.ts';
+import { rangeHoldsAtMost, rangeTestOf, SEARCH_IN_RANGE_AT_MOST } from './worklist-search-in-range.ts';
 import { searchesOpen, WALK_DAYS_AT_MOST } from './worklist-search-open.ts';
 import { foldedSearchText, pairKeysFor } from './worklist-search-stats.ts';
 import { hasSearchKeys, searchTextConditions } from './worklist-search-text.ts';
@@ -98,47 +99,17 @@ export type TWorklistCriteria = {
    * trigram index (migration 0041; searchWeeks and searchFacilities are then null).
    */
   searchModalities: readonly TModality[] | null;
+  /**
+   * With a search whose text holds grams (five characters in a row holding a digit: an identifier)
+   * that few studies hold (worklist-search-grams.ts): its grams, for the digit-gram index (migration
+   * 0046; the other search fields are then null or false).
+   */
+  searchGrams: TGramKeys | null;
   /** What the date filter asked for (the preset and time zone, or the custom bounds), for cache keys. */
   dateKey: string;
   /** The application clock's instant the filters were resolved at (presets end there). */
   now: Date;
 };
-
-/** facility_ids must all be facilities the caller may filter by (else 404 naming facility_ids). */
-async function checkFacilityIds(db: TDbOrTx, scope: TScope, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  let allowed: Set<string>;
-  if (scope.principal.role === 'REFERRING_PHYSICIAN') {
-    // Referrers see the studies they referred in any facility of the organisation.
-    const rows = await db
-      .select({ id: facilities.id })
-      .from(facilities)
-      .where(and(eq(facilities.organisationId, scope.organisationId), inArray(facilities.id, ids)));
-    allowed = new Set(rows.map((row) => row.id));
-  } else {
-    allowed = new Set(scope.facilityIds);
-  }
-  if (ids.some((id) => !allowed.has(id))) {
-    throw new AppError('NOT_FOUND', 'facility_ids: facility not found', {
-      fields: [{ field: 'facility_ids', in: 'querystring', message: 'facility not found' }],
-    });
-  }
-}
-
-/** by_user_ids must all be users of the caller's organisation (else 404 naming by_user_ids). */
-async function checkUserIds(db: TDbOrTx, scope: TScope, ids: string[]): Promise<void> {
-  const others = ids.filter((id) => id !== scope.principal.userId);
-  if (others.length === 0) return;
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.organisationId, scope.organisationId), inArray(users.id, others)));
-  if (rows.length !== others.length) {
-    throw new AppError('NOT_FOUND', 'by_user_ids: user not found', {
-      fields: [{ field: 'by_user_ids', in: 'querystring', message: 'user not found' }],
-    });
-  }
-}
 
 /** A week of created_at as ris_search_week() numbers it: whole weeks since the Unix epoch. */
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
@@ -177,6 +148,15 @@ function searchWeeksOf(keyed: boolean, range: Pick<TWorklistCriteria, 'from' | '
  */
 export const countsUnlisted = (criteria: Pick<TWorklistCriteria, 'countedStatuses'>): boolean =>
   !criteria.countedStatuses.every((status) => LISTED_STATUSES.includes(status));
+
+/**
+ * Whether a search's own index finds its few candidates, each read and tested, whatever the range and
+ * the sort: the open studies' (searchOpen), the modality-keyed (searchModalities) or the digit-gram
+ * one (searchGrams). Such a search is never walked nor counted up to a cap.
+ */
+export const findsFewByKeys = (
+  criteria: Pick<TWorklistCriteria, 'searchOpen' | 'searchModalities' | 'searchGrams'>,
+): boolean => criteria.searchOpen || criteria.searchModalities !== null || criteria.searchGrams !== null;
 
 /** Whether a filter but the dates keeps part of the studies: a status it does not read, a modality, a priority. */
 export function keepsPartOf(criteria: TWorklistCriteria, read: readonly TStudyStatus[]): boolean {
@@ -217,7 +197,8 @@ export async function resolveWorklistCriteria(
   await checkUserIds(db, scope, byUserIds);
   const search = filters.search?.trim() ?? '';
   // ASCII text is folded here; other text by PostgreSQL, once, and held (foldedSearchText).
-  const keyed = search !== '' && hasSearchKeys(await foldedSearchText(db, search));
+  const folded = search === '' ? '' : await foldedSearchText(db, search);
+  const keyed = hasSearchKeys(folded);
   const searchWeeks = searchWeeksOf(keyed, range);
   const criteria: TWorklistCriteria = {
     scope,
@@ -237,12 +218,23 @@ export async function resolveWorklistCriteria(
     searchRunsTested: false,
     searchOpen: false,
     searchModalities: null,
+    searchGrams: null,
     now,
   };
   if (search === '' || !options.keyedSearch) return criteria;
+  const read = options.reads === 'tabs' ? criteria.countedStatuses : criteria.statuses;
+  const unsearched = { ...criteria, searchText: null, searchWeeks: null, searchFacilities: null };
+  const whereFrom = (from: Date | null) => worklistWhere(db, { ...unsearched, from }, read);
+  const inRange = { ...criteria, searchWeeks: null, searchInRange: true };
+  // An identifier few studies hold: the digit-gram index finds them, unless the range holds fewer.
+  const grams = await fewDigitGramsOf(db, folded);
+  if (grams) {
+    const few = Math.floor(Math.min(grams.rows, SEARCH_IN_RANGE_AT_MOST));
+    if (await rangeHoldsAtMost(db, whereFrom(criteria.from), few)) return inRange;
+    return { ...criteria, searchWeeks: null, searchGrams: grams.keys };
+  }
   // A status tab of open studies (Ordered, In progress) over all dates holds a caller's working set,
   // a few hundred studies, where the text's keys may find tens of thousands of any status.
-  const read = options.reads === 'tabs' ? criteria.countedStatuses : criteria.statuses;
   const facilities = facilitiesOf(criteria);
   const few = facilities !== null && facilities.length > 0 && facilities.length <= MAX_SEARCH_FACILITIES;
   const searchModalities = await searchModalitiesOf(db, {
@@ -288,12 +280,8 @@ export async function resolveWorklistCriteria(
   // … over the walked days, where the organisation's walk in runs of weeks may test its runs.
   const walkedKeyedRows = () =>
     criteria.searchKeyed ? weekKeyed(WALK_DAYS_AT_MOST / 7) : Promise.resolve(null);
-  const unsearched = { ...criteria, searchText: null, searchWeeks: null, searchFacilities: null };
-  const whereFrom = (from: Date | null) => worklistWhere(db, { ...unsearched, from }, read);
   const test = await rangeTestOf(db, criteria, whereFrom, keyedRows, walkedKeyedRows);
-  if (test === 'range') {
-    return { ...criteria, searchWeeks: null, searchFacilities: null, searchInRange: true };
-  }
+  if (test === 'range') return inRange;
   if (test === 'runs') return { ...criteria, searchRunsTested: true };
   if (open) return { ...criteria, searchWeeks: null, searchFacilities: null, searchOpen: true };
   if (searchModalities) return { ...criteria, searchWeeks: null, searchModalities };

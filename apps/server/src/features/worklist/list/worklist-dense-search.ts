@@ -16,7 +16,12 @@ import {
 } from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
-import { LISTED_STATUSES, worklistWhere, type TWorklistCriteria } from './worklist-criteria.ts';
+import {
+  findsFewByKeys,
+  LISTED_STATUSES,
+  worklistWhere,
+  type TWorklistCriteria,
+} from './worklist-criteria.ts';
 import { holdsSearchText } from './worklist-search-text.ts';
 import { walkedPageIdsSql } from './worklist-page-walk.ts';
 import { countsSearchByWeeks, type TSearchCounts, type TSearchWalk } from './worklist-search-walk.ts';
@@ -107,8 +112,7 @@ export async function walksDenseSearch(
   if (
     searchText === null ||
     criteria.searchInRange ||
-    criteria.searchOpen ||
-    criteria.searchModalities !== null ||
+    findsFewByKeys(criteria) ||
     countsSearchByWeeks(criteria) ||
     // A text without keys over at most the walked days keeps its own read (its matches up to the cap
     // in any order: a week of "a" counted in 2.4 ms, walked in 7.7).

@@ -47,6 +47,12 @@ const DAY_MS = 86_400_000;
 const countUpTo = (where: SQL, limit: number) =>
   sql`(select count(*)::int from (select 1 from studies where ${where} limit ${limit + 1}) kept)`;
 
+/** Whether `where` keeps at most `limit` studies (counted up to one more). */
+export async function rangeHoldsAtMost(db: TDbOrTx, where: SQL, limit: number): Promise<boolean> {
+  const [row] = await queryRows<{ n: number }>(db, sql`select ${countUpTo(where, limit)} as n`);
+  return row !== undefined && row.n <= limit;
+}
+
 /**
  * How a search finds its matches (rangeTestOf): `range`, each study of the range its other filters
  * keep is tested (searchInRange); `runs`, the walk's runs of weeks test each of theirs
@@ -106,9 +112,5 @@ export async function rangeTestOf(
   if (row.walked === null) return 'keys';
   if (row.walked > WORKLIST_SEARCH_COUNT_CAP) return row.walked <= runs ? 'runs' : 'keys';
   if (widened <= SEARCH_IN_RANGE_AT_MOST) return 'keys';
-  const [range] = await queryRows<{ n: number }>(
-    db,
-    sql`select ${countUpTo(whereFrom(criteria.from), widened)} as n`,
-  );
-  return range !== undefined && range.n <= widened ? 'range' : 'keys';
+  return (await rangeHoldsAtMost(db, whereFrom(criteria.from), widened)) ? 'range' : 'keys';
 }

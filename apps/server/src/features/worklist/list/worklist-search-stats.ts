@@ -6,9 +6,12 @@ import { sql } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
 import { queryRows } from '../../../db/rows.ts';
 
-/** The keyed search indexes whose statistics are read (migrations 0031/0045, 0041 and 0042). */
+/** The keyed search indexes whose statistics are read (migrations 0031/0045, 0041, 0042 and 0046). */
 export type TStatsIndex =
-  'studies_search_pair_idx' | 'studies_search_modality_idx' | 'studies_search_open_idx';
+  | 'studies_search_pair_idx'
+  | 'studies_search_modality_idx'
+  | 'studies_search_open_idx'
+  | 'studies_search_digit_idx';
 
 /** An index's key frequencies, read at most once per STATS_MAX_AGE_MS per database and index. */
 export type TKeyStats = {

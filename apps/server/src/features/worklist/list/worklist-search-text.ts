@@ -5,6 +5,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { containsFolded } from '../../../db/text-search.ts';
 import type { TWorklistCriteria } from './worklist-criteria.ts';
+import { holdsDigitGrams } from './worklist-search-grams.ts';
 import { OPEN_STUDY } from './worklist-search-open.ts';
 
 /**
@@ -51,6 +52,7 @@ export function searchTextConditions(
     | 'searchOpen'
     | 'searchModalities'
     | 'searchFacilities'
+    | 'searchGrams'
   >,
   bounds: { from: boolean; to: boolean },
 ): SQL[] {
@@ -60,6 +62,10 @@ export function searchTextConditions(
     // Few studies under the other filters (searchInRange): their indexes find them, each one's text
     // is tested. strpos, which no trigram index serves, so none is chosen on estimates.
     found.push(holdsSearchText(searchText));
+  } else if (searchText !== null && criteria.searchGrams) {
+    // An identifier few studies hold (worklist-search-grams.ts): the digit-gram index finds the
+    // studies holding each of its grams.
+    found.push(holdsDigitGrams(criteria.searchGrams), holdsSearchText(searchText));
   } else if (searchText !== null && criteria.searchOpen) {
     // An open studies' tab (worklist-search-open.ts): their own index finds those holding the text's
     // keys (its trigrams, else its pairs), under the index's predicate written as it writes it.

@@ -25,6 +25,7 @@ import {
   facilitiesOf,
   LISTED_STATUSES,
   MAX_SEARCH_WEEKS,
+  findsFewByKeys,
   searchWeekOf,
   searchWeekStart,
   worklistWhere,
@@ -55,9 +56,8 @@ export function countsSearchByWeeks(criteria: TWorklistCriteria): boolean {
   return (
     searchText !== null &&
     criteria.searchFacilities === null &&
-    criteria.searchModalities === null &&
+    !findsFewByKeys(criteria) &&
     !criteria.searchInRange &&
-    !criteria.searchOpen &&
     !staffInWeeks &&
     criteria.searchKeyed
   );
@@ -228,12 +228,7 @@ export async function countSearchByWeeks(
  * modality-keyed pairs instead, as a keyed one.
  */
 export function countsKeylessSearch(criteria: TWorklistCriteria): boolean {
-  return (
-    criteria.searchText !== null &&
-    !criteria.searchKeyed &&
-    !criteria.searchOpen &&
-    criteria.searchModalities === null
-  );
+  return criteria.searchText !== null && !criteria.searchKeyed && !findsFewByKeys(criteria);
 }
 
 /**

@@ -11,7 +11,7 @@ import { MODALITIES, WORKLIST_SEARCH_COUNT_CAP, type TModality, type TWorklistLi
 import { sql } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
 import { GROUP_LED_SORT_COLUMNS } from '../../../db/schema/studies.ts';
-import type { TWorklistCriteria } from './worklist-criteria.ts';
+import { findsFewByKeys, type TWorklistCriteria } from './worklist-criteria.ts';
 import { keyedMatchesOf, prefixSizeOf, rangeStudiesOf } from './worklist-prefix-budget.ts';
 import { firstArrivalHeld } from './worklist-held-figures.ts';
 import { groupsHoldingText } from './worklist-search-modality.ts';
@@ -80,8 +80,7 @@ export async function walkSortedSearch(
     searchText === null ||
     !criteria.searchKeyed ||
     criteria.searchInRange ||
-    criteria.searchOpen ||
-    criteria.searchModalities !== null ||
+    findsFewByKeys(criteria) ||
     page.sort_by === 'created_at' ||
     page.offset + page.limit >= WORKLIST_SEARCH_COUNT_CAP
   ) {
