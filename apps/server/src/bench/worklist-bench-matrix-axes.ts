@@ -55,6 +55,11 @@ export function matrixFilters(
     // Texts many studies hold (a study word, patient ids' first digits): walked, counted up to the cap.
     { name: 'search "brain"', query: 'search=brain' },
     { name: 'search "MRN01"', query: 'search=MRN01' },
+    // Identifiers: a patient id's prefix few studies hold though each of its trigrams is in most (the
+    // digit-gram index), a whole accession, and an accession's prefix a tenth of the archive holds.
+    { name: 'search "MRN0000"', query: 'search=MRN0000' },
+    { name: 'search "A000500000"', query: 'search=A000500000' },
+    { name: 'search "A0003"', query: 'search=A0003' },
     // With a modality filter: a text it makes rare (no MRI says "chest" here; "ct": CT's descriptions),
     // one it keeps common, a name.
     { name: 'search "chest" + modalities=MRI', query: 'search=chest&modalities=MRI' },
