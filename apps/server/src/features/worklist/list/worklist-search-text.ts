@@ -1,7 +1,7 @@
-// The conditions of a worklist search: which index finds a text's candidates (the open studies' one,
-// the week-, modality- or facility-keyed trigram indexes, the pair-keyed one for a text without
-// trigram keys, or none when each row of a small range is tested), and the substring test that
-// decides every match.
+// The conditions of a worklist search: which index finds a text's candidates (the digit-gram one for
+// an identifier, the open studies' one, the week-, modality- or facility-keyed trigram indexes, the
+// pair-keyed one for a text without trigram keys, or none when each row of a small range is tested),
+// and the substring test that decides every match.
 import { sql, type SQL } from 'drizzle-orm';
 import { containsFolded } from '../../../db/text-search.ts';
 import type { TWorklistCriteria } from './worklist-criteria.ts';
