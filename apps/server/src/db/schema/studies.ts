@@ -301,7 +301,8 @@ export const studies = pgTable(
     index('studies_search_trgm_idx')
       .using('gin', t.searchText.op('gin_trgm_ops'))
       .with({ fastupdate: 'off' }),
-    // - search within a date range: the same trigrams keyed by the week of created_at (0005)
+    // - search within a date range: the same trigrams and the digit grams (0046) keyed by the week of
+    //   created_at (0005, 0047)
     index('studies_search_week_idx')
       .using('gin', sql`ris_search_week_keys(${t.searchText}, ${t.createdAt})`)
       .with({ fastupdate: 'off' }),

@@ -14,7 +14,7 @@ import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
-import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
+import { countWorklist, expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
 import { resolveWorklistCriteria } from './worklist-criteria.ts';
 import { digitGramsOf, fewDigitGramsOf } from './worklist-search-grams.ts';
 
@@ -125,6 +125,44 @@ describe('the digit-gram index for an identifier', () => {
       sql`select ris_search_digit_grams(${text}) as grams`,
     );
     expect([...(row?.grams ?? [])].sort()).toEqual(digitGramsOf(text));
+  });
+
+  it('keys the week-keyed index by the digit grams too, a study’s and a searched text’s', async () => {
+    const [row] = await queryRows<{ study: string[]; query: string[] }>(
+      server.db,
+      sql`select ris_search_week_keys('ann mrn0001234 ct', ${NOW.toISOString()}::timestamptz) as study,
+        ris_search_query_keys('MRN0001 ct', 7) as query`,
+    );
+    const week = Math.floor(NOW.getTime() / (7 * 86_400_000));
+    expect(row?.study).toEqual(expect.arrayContaining([`${week}:mrn00`, `${week}:01234`, `${week}:ann`]));
+    expect([...(row?.query ?? [])].sort()).toEqual(
+      ['7:mrn', '7:rn0', '7:n00', '7:000', '7:001', '7:mrn00', '7:rn000', '7:n0001'].sort(),
+    );
+  });
+
+  it('finds an identifier many studies hold by the week keys, as the oracle', async () => {
+    // Every accession of the first facility and the other organisation (g < 10,000) holds "a00000".
+    expect(await grams(`${MONTH}&search=a00000`)).toBeNull();
+    const from = new Date(NOW.getTime() - 30 * 86_400_000).toISOString();
+    const want = ids(await oracle('a00000', { from }));
+    expect(want.length).toBeGreaterThan(1_000);
+    await expectListedPage(server, adminToken, `${MONTH}&search=a00000&limit=25&offset=50`, want, 'capped');
+    // The second facility's accessions (g 10,001-16,000) hold "a00001": its week's 672 studies.
+    const lastWeek = 'date_range_type=LAST_1_WEEK';
+    expect(await grams(`${lastWeek}&search=A00001`)).toBeNull();
+    const week = ids(
+      await oracle('A00001', { from: new Date(NOW.getTime() - 7 * 86_400_000).toISOString() }),
+    );
+    expect(week.length).toBeGreaterThan(600);
+    await expectListedPage(
+      server,
+      adminToken,
+      `${lastWeek}&search=A00001&limit=25&offset=600`,
+      week,
+      'exact',
+    );
+    const tabs = await countWorklist(server, adminToken, `${MONTH}&search=a00000`);
+    expect(tabs.capped).toBe(true);
   });
 
   it('is chosen for a prefix or a whole identifier few studies hold, not for a common one', async () => {
