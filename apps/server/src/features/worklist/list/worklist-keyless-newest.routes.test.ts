@@ -18,7 +18,7 @@ import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { countWorklist, expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
 import { resolveWorklistCriteria } from './worklist-criteria.ts';
 import { keylessPlan } from './worklist-keyless-plan.ts';
-import { testedDayWalkSql } from './worklist-search-walk.ts';
+import { testedDayWalkSql } from './worklist-keyless-search.ts';
 
 type TPage = Pick<TWorklistListQuery, 'limit' | 'offset' | 'sort_by' | 'sort_order'>;
 

@@ -1,4 +1,4 @@
-// How a keyless search (worklist-search-walk.ts, countsKeylessSearch) reads its matches, decided
+// How a keyless search (worklist-keyless-search.ts, countsKeylessSearch) reads its matches, decided
 // from one plan of its conditions without execution: whether its matches are few enough to be read
 // once (FEW_KEYLESS_MATCHES), and whether the pair index alone finds them more cheaply than ANDed
 // with the range's arrival entries (PAIR_ALONE_RATIO).

@@ -18,15 +18,8 @@ import { rollupStatusCountsSql, rollupTotalSql } from './worklist-rollup.ts';
 import { hotRows, type TPlanMode } from './worklist-sql.ts';
 import { collectsArrivalLike } from './worklist-arrival-day-walk.ts';
 import { prefixWalkBudget, prefixWalkSql, walkedPageIdsSql } from './worklist-page-walk.ts';
-import {
-  countKeylessSearch,
-  countsKeylessSearch,
-  countSearchByWeeks,
-  countsSearchByWeeks,
-  walkKeylessSearch,
-  walkSearch,
-  walksSearch,
-} from './worklist-search-walk.ts';
+import { countSearchByWeeks, countsSearchByWeeks, walkSearch, walksSearch } from './worklist-search-walk.ts';
+import { countKeylessSearch, countsKeylessSearch, walkKeylessSearch } from './worklist-keyless-search.ts';
 import {
   countDenseSearch,
   fromFirstArrival,

@@ -17,12 +17,8 @@ import { firstArrivalHeld } from './worklist-held-figures.ts';
 import { groupsHoldingText } from './worklist-search-modality.ts';
 import { capsDenseSearch, collectWalkedRange, DENSE_ONE_IN, probeDensity } from './worklist-dense-search.ts';
 import { prefixWalkSql } from './worklist-page-walk.ts';
-import {
-  countSearchByWeeks,
-  countsSearchByWeeks,
-  testedDayWalkSql,
-  type TSearchWalk,
-} from './worklist-search-walk.ts';
+import { countSearchByWeeks, countsSearchByWeeks, type TSearchWalk } from './worklist-search-walk.ts';
+import { testedDayWalkSql } from './worklist-keyless-search.ts';
 import { sortsRangeOf, walkSortedRange } from './worklist-sorted-range.ts';
 import { hotRows } from './worklist-sql.ts';
 
