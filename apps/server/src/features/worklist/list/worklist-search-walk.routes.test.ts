@@ -413,6 +413,7 @@ describe('a search over all dates, walked and counted up to the cap', () => {
     expect(capped.capped).toBe(true);
     // The All tab counted one past the cap; the deleted ones of the weeks read before the one (7 days
     // from the epoch, as the week keys) that holds the cap's last listed match: a lower bound.
+    expect(capped.groups.ALL).toBe(WORKLIST_SEARCH_COUNT_CAP + 1);
     const week = (at: Date) => Math.floor(at.getTime() / WEEK_MS);
     const [last] = await queryRows<{ at: Date }>(
       server.db,
