@@ -20,8 +20,10 @@ export default defineConfig({
     // prepared statement names, time-zone days) is the process's, as in a server serving them all.
     isolate: false,
     globalSetup: ['src/test/global-setup.ts'],
-    // Each test file gets its own database; PGlite start-up and template cloning need a little time.
-    hookTimeout: 60_000,
+    // Each test file gets its own database; PGlite start-up and template cloning need a little time,
+    // and the worklist search files seed 10,000-25,000 studies in beforeAll: on a 2-core machine under
+    // CI's load one such seed (worklist-sorted-search, 15,600 studies and ANALYZE) passed 60 s.
+    hookTimeout: 180_000,
     testTimeout: 20_000,
   },
 });
