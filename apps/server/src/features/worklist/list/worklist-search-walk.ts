@@ -1,18 +1,17 @@
 // A worklist search by a caller the facility-keyed index does not serve (an admin over the whole
 // organisation; anyone over a range of a few weeks), sorted by arrival: its cost follows the page,
 // not the archive nor the range. The range (all dates: the organisation's first to last arrival) is
-// walked in runs of weeks, newest first (oldest first for an ascending sort), each run read through
-// the week-keyed trigram index (migration 0005) a week at a time, each week's matches sorted by
-// PostgreSQL, until the week that completes the count (runMatchesSql); weeks do not overlap in time,
-// so their rows one after the other are the matches in order. The walk stops once the page is
-// found and the matches are counted up to WORKLIST_SEARCH_COUNT_CAP (or past the page): a common name
-// reads a week or two, where counting it exactly read every week of the range (12,000 rows over all
-// dates at 1,000,000 studies over 90 days, 4,000 over a month; years of studies would be years of
-// rows). Runs double (1, 2, 4, 8, 16 weeks), then the rest of the range is one run on the plain
-// trigram index (KEYED_RUNS), so a rare text still reads the range in a few statements. Under a filter
-// that keeps few of the newest month's studies where the week keys find many times as many
-// (searchRunsTested: an admin's Drafted "brain"), the keyed runs test each of their studies instead.
-// A text without keys is read by worklist-keyless-search.ts.
+// walked newest first (oldest first for an ascending sort): its first KEYED_WEEKS weeks in one
+// statement, a week at a time through the week-keyed trigram index (migration 0005), each week's
+// matches sorted by PostgreSQL, until the week that completes the count (runMatchesSql); then the
+// rest of the range as one run on the plain trigram index. Weeks do not overlap in time, so their
+// rows one after the other are the matches in order. The walk stops once the page is found and the
+// matches are counted up to WORKLIST_SEARCH_COUNT_CAP (or past the page): a common name reads a week
+// or two, where counting it exactly read every week of the range (12,000 rows over all dates at
+// 1,000,000 studies over 90 days, 4,000 over a month; years of studies would be years of rows). Under
+// a filter that keeps few of the newest month's studies where the week keys find many times as many
+// (searchRunsTested: an admin's Drafted "brain"), runs of 1, 2, 4, 8 and 16 weeks have each of their
+// studies tested instead. A text without keys is read by worklist-keyless-search.ts.
 import {
   cappedCountLimit,
   WORKLIST_SEARCH_COUNT_CAP,
