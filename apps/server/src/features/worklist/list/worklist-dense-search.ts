@@ -45,7 +45,7 @@ const DAY_MS = 86_400_000;
  * at its end ends at the request's instant), and whether that is all of it; null for an ascending
  * walk of a range without a start.
  */
-function walkedDays(criteria: TWorklistCriteria, sortOrder: TPage['sort_order']) {
+export function walkedDays(criteria: TWorklistCriteria, sortOrder: TPage['sort_order']) {
   const span = WALK_DAYS_AT_MOST * DAY_MS;
   const { from, to } = criteria;
   if (sortOrder === 'asc') {
@@ -159,7 +159,7 @@ export async function probeDensity(
 }
 
 /** Whether one in DENSE_ONE_IN of the probed studies or more hold the text, or they are few. */
-async function holdsDensely(
+export async function holdsDensely(
   database: TDatabase,
   criteria: TWorklistCriteria,
   statuses: readonly TStudyStatus[],

@@ -19,6 +19,7 @@ import { hotRows, type TPlanMode } from './worklist-sql.ts';
 import { collectsArrivalLike } from './worklist-arrival-day-walk.ts';
 import { prefixWalkBudget, prefixWalkSql, walkedPageIdsSql } from './worklist-page-walk.ts';
 import { countSearchByWeeks, countsSearchByWeeks, walkSearch, walksSearch } from './worklist-search-walk.ts';
+import { walkDenseOrganisation } from './worklist-dense-organisation.ts';
 import { countKeylessSearch, countsKeylessSearch, walkKeylessSearch } from './worklist-keyless-search.ts';
 import {
   countDenseSearch,
@@ -202,15 +203,16 @@ export async function listWorklistJson(
   const searched = [database, criteria, query, column] as const;
   // A text many of a staff member's studies hold, by arrival: their range walked, each text tested
   // (a text without trigram keys too: "ct" is as dense as "brain").
+  // An admin's (walksByWeeks) too, before their weeks: worklist-dense-organisation.ts.
   const oldestFirst =
-    searching && !walksByWeeks && query.sort_by === 'created_at' && query.sort_order === 'asc'
+    searching && query.sort_by === 'created_at' && query.sort_order === 'asc'
       ? await fromFirstArrival(database, criteria)
       : criteria;
-  const dense =
-    searching &&
-    !walksByWeeks &&
-    query.sort_by === 'created_at' &&
-    (await walksDenseSearch(database, oldestFirst, criteria.statuses, query.sort_order))
+  const dense = walksByWeeks
+    ? await walkDenseOrganisation(database, oldestFirst, query)
+    : searching &&
+        query.sort_by === 'created_at' &&
+        (await walksDenseSearch(database, oldestFirst, criteria.statuses, query.sort_order))
       ? await walkDenseSearch(database, oldestFirst, query)
       : null;
   const keyless = searching && dense === null && countsKeylessSearch(criteria);
