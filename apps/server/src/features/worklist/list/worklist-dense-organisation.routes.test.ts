@@ -59,7 +59,7 @@ beforeAll(async () => {
   // Another organisation's studies, each a minute newer than ours, with the same names.
   const other = (await buildOrganisation(db)).id;
   tokens.otherAdmin = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId: other }));
-  await insertStudies(other, 3_000, 1);
+  await insertStudies(other, 600, 1);
 });
 
 afterAll(async () => server.close());
