@@ -159,7 +159,7 @@ export async function probeDensity(
 }
 
 /** Whether one in DENSE_ONE_IN of the probed studies or more hold the text, or they are few. */
-export async function holdsDensely(
+async function holdsDensely(
   database: TDatabase,
   criteria: TWorklistCriteria,
   statuses: readonly TStudyStatus[],
