@@ -1,7 +1,7 @@
 // GET /worklist for an admin's search over the whole organisation, by arrival, whose text the newest
 // studies hold densely (worklist-dense-organisation.ts): the organisation's studies walked in arrival
 // order, the filters and the text tested on each, up to the count's cap, for at most DENSE_ONE_IN
-// times its limit rows; else walked by weeks. Every page must be the oracle's (ORDER BY created_at,
+// times its limit rows (16,016 at most); else walked by weeks. Every page must be the oracle's (ORDER BY created_at,
 // id over strpos), the total "1,000+" past the cap and exact under it: when the walk read the whole
 // range, and when a text dense in the first rows only spent the walk's rows and was walked by weeks.
 // Another organisation's studies, newer and holding the same text, are never found.
