@@ -2,7 +2,8 @@
 // whose text one study in ten holds: an admin's matches over all dates are counted up to the cap and
 // the page is walked in the column's sort index, as far as the page's end needs (prefixRowsFor), also
 // at an offset of 500, and sorted by their own description over the one modality group holding them;
-// where the caller is a staff member, they are collected and sorted. Every page is ORDER BY's.
+// where the caller is a staff member, they are collected and sorted. A text only an older block of
+// studies holds is walked too where the column's first entries hold it. Every page is ORDER BY's.
 import { WORKLIST_SEARCH_COUNT_CAP } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +77,12 @@ beforeAll(async () => {
   await server.db.execute(sql`update studies set study_description = 'X-Ray Knee Protocol'
     where facility_id = ${facilityId}::uuid and study_description = 'X-Ray Hand'
       and created_at > ${NOW.toISOString()}::timestamptz - interval '2 days'`);
+  // An accession block weeks back (studies 6,000-8,499: 29-41 days old), as a PACS numbers a year's
+  // studies: none of the newest studies holds its text, one in six of every column's order does.
+  await server.db.execute(sql`update studies set accession_number = 'FARBLK' || id_g.g
+    from (select id, row_number() over (order by created_at desc) - 1 as g from studies
+      where organisation_id = ${organisationId}::uuid) id_g
+    where studies.id = id_g.id and id_g.g between 6000 and 8499`);
   await server.db.execute(sql`analyze studies`);
 });
 
@@ -134,6 +141,35 @@ describe('a search one study in ten holds, sorted by another column', () => {
         capped: true,
       });
     }
+  });
+
+  it('walks an admin’s page for a text only older studies hold, where the column’s first entries hold it', async () => {
+    // The newest studies' probe meets none of the block (its matches were every one collected and
+    // sorted); the first entries of each column's sort index hold one in six (sortPrefixDensity).
+    for (const [by, column, asc, offset] of [
+      ['status', 'status', true, 0],
+      ['patient_name', 'patient_name', true, 0],
+      ['patient_id', 'patient_identifier', false, 300],
+      ['series_count', 'series_count', false, 50],
+    ] as const) {
+      const want = await oracle('farblk', column, asc, offset);
+      expect(want.matches).toBeGreaterThan(WORKLIST_SEARCH_COUNT_CAP);
+      expect({ by, offset, ...(await pageOf(tokens.admin, 'FarBlk', by, asc, offset)) }).toEqual({
+        by,
+        offset,
+        ids: want.ids,
+        total: WORKLIST_SEARCH_COUNT_CAP,
+        capped: true,
+      });
+    }
+    // A text the block holds but few of the column's first entries: collected, counted exactly.
+    const few = await oracle('farblk8', 'patient_name', true, 0);
+    expect(few.matches).toBeGreaterThan(25);
+    expect(await pageOf(tokens.admin, 'FarBlk8', 'patient_name', true, 0)).toEqual({
+      ids: few.ids,
+      total: few.matches,
+      capped: false,
+    });
   });
 
   it('walks the one group holding matches that lie behind another’s, and collects a staff member’s', async () => {
