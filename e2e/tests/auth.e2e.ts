@@ -60,8 +60,14 @@ function storedText(page: Page): Promise<string> {
 describe('sign-in', () => {
   it.each(DEMO_ACCOUNTS)('$email signs in and lands on home', async ({ email, role }) => {
     const page = await freshPage();
-    await signIn(page, email);
-    await page.getByText('Signed in successfully').waitFor();
+    await submitLogin(page, email, DEMO_PASSWORD);
+    // The toast lasts Sonner's 4 s: looked for while the home screen loads, not once it has (on a
+    // loaded machine the home took longer than the toast, and the test failed).
+    await Promise.all([
+      page.getByText('Signed in successfully').waitFor(),
+      page.getByRole('heading', { name: 'Home', level: 1 }).waitFor(),
+    ]);
+    expect(new URL(page.url()).pathname).toBe('/');
     const header = page.getByRole('banner');
     await header.getByText(role, { exact: true }).waitFor();
     // The ID token lives in memory only: no JWT in sessionStorage or localStorage.
