@@ -123,45 +123,46 @@ async function pageOf(token: string, text: string, by: string, asc: boolean, off
   return { ids: page.items.map((item) => item.id), total: page.total, capped: page.total_capped };
 }
 
+/**
+ * An admin's page of `text` over all dates for each case (sort_by, its column, ascending, offset):
+ * ORDER BY's, with more matches than the cap and the total capped.
+ */
+async function expectCappedPages(
+  text: string,
+  cases: readonly (readonly [by: string, column: string, asc: boolean, offset: number])[],
+) {
+  for (const [by, column, asc, offset] of cases) {
+    const want = await oracle(text, column, asc, offset);
+    expect(want.matches).toBeGreaterThan(WORKLIST_SEARCH_COUNT_CAP);
+    expect({ by, offset, ...(await pageOf(tokens.admin, text, by, asc, offset)) }).toEqual({
+      by,
+      offset,
+      ids: want.ids,
+      total: WORKLIST_SEARCH_COUNT_CAP,
+      capped: true,
+    });
+  }
+}
+
 describe('a search one study in ten holds, sorted by another column', () => {
   it('walks an admin’s page in the column’s order, near the start and at an offset of 500', async () => {
-    for (const [by, column, asc, offset] of [
+    await expectCappedPages('Lumbar', [
       ['patient_name', 'patient_name', true, 0],
       ['patient_name', 'patient_name', true, 500],
       ['patient_id', 'patient_identifier', false, 500],
       ['updated_at', 'updated_at', true, 250],
-    ] as const) {
-      const want = await oracle('lumbar', column, asc, offset);
-      expect(want.matches).toBeGreaterThan(WORKLIST_SEARCH_COUNT_CAP);
-      expect({ by, offset, ...(await pageOf(tokens.admin, 'Lumbar', by, asc, offset)) }).toEqual({
-        by,
-        offset,
-        ids: want.ids,
-        total: WORKLIST_SEARCH_COUNT_CAP,
-        capped: true,
-      });
-    }
+    ]);
   });
 
   it('walks an admin’s page for a text only older studies hold, where the column’s first entries hold it', async () => {
     // The newest studies' probe meets none of the block (its matches were every one collected and
     // sorted); the first entries of each column's sort index hold one in six (sortPrefixDensity).
-    for (const [by, column, asc, offset] of [
+    await expectCappedPages('FarBlk', [
       ['status', 'status', true, 0],
       ['patient_name', 'patient_name', true, 0],
       ['patient_id', 'patient_identifier', false, 300],
       ['series_count', 'series_count', false, 50],
-    ] as const) {
-      const want = await oracle('farblk', column, asc, offset);
-      expect(want.matches).toBeGreaterThan(WORKLIST_SEARCH_COUNT_CAP);
-      expect({ by, offset, ...(await pageOf(tokens.admin, 'FarBlk', by, asc, offset)) }).toEqual({
-        by,
-        offset,
-        ids: want.ids,
-        total: WORKLIST_SEARCH_COUNT_CAP,
-        capped: true,
-      });
-    }
+    ]);
     // A text the block holds but few of the column's first entries: collected, counted exactly.
     const few = await oracle('farblk8', 'patient_name', true, 0);
     expect(few.matches).toBeGreaterThan(25);
