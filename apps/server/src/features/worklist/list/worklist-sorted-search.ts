@@ -98,7 +98,10 @@ export async function walkSortedSearch(
   // Not met among the newest studies: an admin's text may still be dense where the page lies, in the
   // column's first entries (an accession block weeks back, sorted by status or name).
   const unmet = byWeeks && !dense && !sparse && density.share * SPARSE_ONE_IN < 1;
-  const atPrefix = unmet ? await sortPrefixDensity(database, criteria, page, column) : null;
+  // The groups a walk of a group-led index reads, read once for the probe and the walk.
+  let walking: Promise<TModality[] | null> | null = null;
+  const walkedGroups = () => (walking ??= groupsWalkedFor(database, criteria, column));
+  const atPrefix = unmet ? await sortPrefixDensity(database, criteria, page, column, walkedGroups) : null;
   if (!dense && !sparse && atPrefix === null) return null;
   // Whether the matches pass the cap, read once: before a facility-scoped range is sorted, then for
   // the prefix walk.
@@ -128,7 +131,7 @@ export async function walkSortedSearch(
     if (whole || budget === null) return whole;
   }
   if (!(await capped())) return collected();
-  const groups = await groupsWalkedFor(database, criteria, column);
+  const groups = await walkedGroups();
   const prefix = prefixWalkSql(database.db, criteria, page, column, sql`${budget}::bigint`, rows, groups);
   if (!prefix) return null;
   const [row] = await hotRows<{ ids: string[] | null }>(
@@ -167,12 +170,13 @@ async function sortPrefixDensity(
   criteria: TWorklistCriteria,
   page: TPage,
   column: string,
+  walkedGroups: () => Promise<TModality[] | null>,
 ): Promise<number | null> {
   const { searchText } = criteria;
   const keyedShare = searchText === null ? null : await listedKeyedShareOf(database.db, searchText);
   if (keyedShare === null || keyedShare * SORTED_DENSE_ONE_IN < 1) return null;
   const probePage = { ...page, offset: 0, limit: PREFIX_PROBE_ROWS };
-  const groups = await groupsWalkedFor(database, criteria, column);
+  const groups = await walkedGroups();
   const entries = sql`${PREFIX_SEARCH_ENTRIES}::bigint`;
   const probe = prefixWalkSql(database.db, criteria, probePage, column, entries, PREFIX_PROBE_ROWS, groups);
   if (!probe) return null;
