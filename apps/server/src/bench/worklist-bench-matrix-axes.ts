@@ -133,6 +133,9 @@ export function matrixFilters(
     },
     { name: 'search "sm", by patient name', query: 'search=sm&sort_by=patient_name&sort_order=asc' },
     { name: 'search "zq", by patient name', query: 'search=zq&sort_by=patient_name&sort_order=asc' },
+    // A keyless text one modality group holds alone, by a column the group leads: the groups before it
+    // in the index's order were walked for nothing, then its 250,000 matches collected (400 ms).
+    { name: 'search "ct", by modality descending', query: 'search=ct&sort_by=modality&sort_order=desc' },
     // An accession block weeks back (100,000 studies, none among the newest), by another column: its
     // matches were every one collected and sorted (300-950 ms over all dates).
     { name: 'search "A0003", by status', query: 'search=A0003&sort_by=status&sort_order=asc' },

@@ -4,15 +4,22 @@
 // the groups holding none of the text's matches (worklist-sorted-search.ts, groupsHoldingText), so the
 // page is read from the MRI entries rather than collected after every ultrasound entry. Every page
 // must be the one ORDER BY … LIMIT … OFFSET gives over the matches, a study of no group holding the
-// text among them; another organisation's studies never show.
+// text among them; another organisation's studies never show. So is a keyless text ("sp", no trigram)
+// once counted up to the cap (keylessPrefixOf): "ct" by modality, descending, over an admin's
+// 1,000,000 studies read 20,000 nuclear medicine and MRI entries for none of its matches, then
+// collected 250,000 (400 ms).
 import { MODALITIES, WORKLIST_SEARCH_COUNT_CAP } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScope } from '../../../access/scope.ts';
 import { queryRows } from '../../../db/rows.ts';
-import { tokenFor } from '../../../test/auth-helpers.ts';
+import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
+import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { listWorklist } from '../../../test/worklist-requests.ts';
+import { resolveWorklistCriteria } from './worklist-criteria.ts';
+import { keylessPrefixOf } from './worklist-prefix-budget.ts';
 import { groupsHoldingText } from './worklist-search-modality.ts';
 
 const NOW = new Date('2026-11-19T12:00:00Z');
@@ -22,6 +29,7 @@ let server: TTestServer;
 let organisationId = '';
 let adminToken = '';
 let otherAdminToken = '';
+let admin: Awaited<ReturnType<typeof buildUser>>;
 
 /**
  * `count` studies of `facility`, one every 10 minutes back from `minutes` before NOW: modality
@@ -49,7 +57,7 @@ beforeAll(async () => {
   const organisation = await buildOrganisation(server.db);
   organisationId = organisation.id;
   const facility = await buildFacility(server.db, { organisationId });
-  const admin = await buildUser(server.db, { role: 'ADMIN', organisationId });
+  admin = await buildUser(server.db, { role: 'ADMIN', organisationId });
   // Interleaved in time, so the newest studies hold the text densely (the walk's probe).
   await seed(facility, {
     count: 1_500,
@@ -82,14 +90,18 @@ beforeAll(async () => {
 
 afterAll(async () => server.close());
 
-/** The oracle: the organisation's listed studies holding the text, in the column's order. */
-async function oracle(column: 'modality' | 'study_description', direction: 'asc' | 'desc') {
+/** The oracle: the organisation's listed studies holding `text`, in the column's order. */
+async function oracle(
+  column: 'modality' | 'study_description',
+  direction: 'asc' | 'desc',
+  text = 'lumbar spine',
+) {
   const order = sql.raw(`${column} ${direction}, id ${direction}`);
   return queryRows<{ id: string }>(
     server.db,
     sql`select id from studies
       where organisation_id = ${organisationId}::uuid and status <> 'DELETED'
-        and strpos(search_text, 'lumbar spine') > 0
+        and strpos(search_text, ${text}) > 0
       order by ${order}`,
   );
 }
@@ -169,5 +181,48 @@ describe('a search sorted by a group-led column, for a text one group holds alon
     );
     expect(other.items.some((item) => want.includes(item.id))).toBe(false);
     expect(other.total).toBe(200);
+  });
+});
+
+describe('a keyless text one group holds alone, sorted by a group-led column', () => {
+  it('walks only the groups that may hold it', async () => {
+    const page = { limit: 25, offset: 0, sort_by: 'modality', sort_order: 'desc' } as const;
+    const query = `${ALL_DATES}&search=sp&sort_by=modality&sort_order=desc&limit=25`;
+    const scope = await loadScope(server.db, adminPrincipal(admin, organisationId));
+    const criteria = await resolveWorklistCriteria(server.db, scope, worklistFiltersOf(query), NOW);
+    expect(criteria.searchKeyed).toBe(false);
+    expect((await keylessPrefixOf(server.database, criteria, page, 'modality'))?.groups).toEqual(['MRI']);
+    const byName = { ...page, sort_by: 'patient_name' } as const;
+    expect((await keylessPrefixOf(server.database, criteria, byName, 'patient_name'))?.groups).toBe(null);
+  });
+
+  it('pages as the oracle by modality and study description, either way', async () => {
+    for (const [column, by, direction, offset] of [
+      ['modality', 'modality', 'desc', 0],
+      ['modality', 'modality', 'desc', 300],
+      ['modality', 'modality', 'asc', 40],
+      ['study_description', 'study', 'desc', 0],
+      ['study_description', 'study', 'asc', 500],
+    ] as const) {
+      const want = await oracle(column, direction, 'sp');
+      expect(want.length).toBeGreaterThan(WORKLIST_SEARCH_COUNT_CAP);
+      const page = await listWorklist(
+        server,
+        adminToken,
+        `${ALL_DATES}&search=sp&sort_by=${by}&sort_order=${direction}&limit=25&offset=${offset}`,
+      );
+      expect(ids(page.items), `${by} ${direction} ${offset}`).toEqual(ids(want.slice(offset, offset + 25)));
+      expect({ total: page.total, capped: page.total_capped }).toEqual({
+        total: WORKLIST_SEARCH_COUNT_CAP,
+        capped: true,
+      });
+    }
+    // The text a group of no study holds too: a modality filter of those groups lists none of it.
+    const filtered = await listWorklist(
+      server,
+      adminToken,
+      `${ALL_DATES}&modalities=NM&modalities=USG&search=sp&sort_by=modality&sort_order=desc&limit=25`,
+    );
+    expect(filtered.items).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import {
 import { holdsCommonPairs, keylessPlan } from './worklist-keyless-plan.ts';
 import { arrivalDayWalkSql, collectsArrivalLike } from './worklist-arrival-day-walk.ts';
 import { prefixWalkSql } from './worklist-page-walk.ts';
+import type { TKeylessPrefix } from './worklist-prefix-budget.ts';
 import { hotRows } from './worklist-sql.ts';
 import type { TSearchCounts, TSearchPage, TSearchWalk } from './worklist-search-walk.ts';
 
@@ -50,7 +51,7 @@ export async function walkKeylessSearch(
   page: TSearchPage,
   column: string,
   /** How far another column's sort index is walked (keylessPrefixOf); null: not walked. */
-  prefix: { budget: number; rows: number } | null,
+  prefix: TKeylessPrefix | null,
 ): Promise<TSearchWalk> {
   const countLimit = cappedCountLimit(WORKLIST_SEARCH_COUNT_CAP, page);
   // The matches read by the plan's conditions; the page walked in order by the range's index.
@@ -94,7 +95,15 @@ export async function walkKeylessSearch(
       ${order('c')} ${limits})`;
     const walked =
       prefix &&
-      prefixWalkSql(database.db, criteria, page, column, sql`${prefix.budget}::bigint`, prefix.rows);
+      prefixWalkSql(
+        database.db,
+        criteria,
+        page,
+        column,
+        sql`${prefix.budget}::bigint`,
+        prefix.rows,
+        prefix.groups,
+      );
     if (!walked) return collected;
     return sql`coalesce((select case when cardinality(p.ids) >= ${page.limit} then p.ids end
       from (select array(${walked}) as ids offset 0) p), ${collected})`;

@@ -89,6 +89,7 @@ describe('a keyless text a quarter of the studies hold, sorted by a column, deep
       {
         budget: PREFIX_SEARCH_ENTRIES,
         rows: PREFIX_SEARCH_ROWS,
+        groups: null,
       },
     );
     expect(

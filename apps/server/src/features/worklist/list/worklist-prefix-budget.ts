@@ -4,7 +4,13 @@
 // organisation's studies the caller's filters keep; past what such a walk costs, the matches are
 // collected instead. Used by a search with keys (worklist-sorted-search.ts) and by one without
 // (worklist-search-walk.ts, walkKeylessSearch).
-import { STUDY_STATUSES, type TStudyStatus, type TWorklistListQuery } from '@ris/domain';
+import {
+  MODALITIES,
+  STUDY_STATUSES,
+  type TModality,
+  type TStudyStatus,
+  type TWorklistListQuery,
+} from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
 import { GROUP_LED_SORT_COLUMNS } from '../../../db/schema/studies.ts';
@@ -12,7 +18,7 @@ import { queryRows } from '../../../db/rows.ts';
 import { facilitiesOf, keepsPartOf, LISTED_STATUSES, type TWorklistCriteria } from './worklist-criteria.ts';
 import { facilityShareOf, firstArrivalHeld, heldFigure } from './worklist-held-figures.ts';
 import { rollupTotalSql } from './worklist-rollup.ts';
-import { listedKeyedShareOf } from './worklist-search-modality.ts';
+import { groupsHoldingText, listedKeyedShareOf } from './worklist-search-modality.ts';
 import { DENSE_ONE_IN, probeDensity } from './worklist-dense-search.ts';
 import { PREFIX_SEARCH_ENTRIES, PREFIX_SEARCH_ROWS, prefixStartOf } from './worklist-page-walk.ts';
 
@@ -255,26 +261,54 @@ async function filteredStudiesOf(
  */
 const KEYLESS_SIZED_FROM = 100;
 
+/** How far a keyless search's page is walked: entries, the rows read of them, the groups walked. */
+export type TKeylessPrefix = { budget: number; rows: number; groups: TModality[] | null };
+
 /**
  * How far a keyless search's page sorted by `column` walks the sort index once its count reaches the
  * cap (walkKeylessSearch): past KEYLESS_SIZED_FROM, as prefixSizeOf says for the text's density among
  * the range's newest studies (at least one in DENSE_ONE_IN counted). Else, and where that says no walk
  * holds the page or no probe serves the caller, the first PREFIX_SEARCH_ENTRIES entries and
  * PREFIX_SEARCH_ROWS of their rows, as before: a walk that fails costs a few ms before the matches are
- * collected. Null by arrival, walked apart.
+ * collected. By modality or study description, only the groups that may hold the text
+ * (groupsWalkedFor): "ct" by modality, newest group first, read 20,000 nuclear medicine entries for
+ * none of its matches, then collected all 250,000 (400 ms over an admin's dates, 170 a radiologist's).
+ * Null by arrival, walked apart.
  */
 export async function keylessPrefixOf(
   database: TDatabase,
   criteria: TWorklistCriteria,
   page: TPage,
   column: string,
-): Promise<{ budget: number; rows: number } | null> {
+): Promise<TKeylessPrefix | null> {
   if (page.sort_by === 'created_at') return null;
-  const unsized = { budget: PREFIX_SEARCH_ENTRIES, rows: PREFIX_SEARCH_ROWS };
+  const groups = await groupsWalkedFor(database, criteria, column);
+  const unsized = { budget: PREFIX_SEARCH_ENTRIES, rows: PREFIX_SEARCH_ROWS, groups };
   if (page.offset + page.limit <= KEYLESS_SIZED_FROM) return unsized;
   const density = await probeDensity(database, criteria, criteria.statuses, 'desc');
   if (!density) return unsized;
   const share = { share: density.share, oneIn: DENSE_ONE_IN };
   const size = await prefixSizeOf(database, criteria, page, column, share, false);
-  return size?.budget ? { budget: size.budget, rows: size.rows } : unsized;
+  return size?.budget ? { budget: size.budget, rows: size.rows, groups } : unsized;
+}
+
+/**
+ * The groups a walk of a sort index the modality group leads (modality, study description) reads: the
+ * filter's (or every group) that may hold the search text (groupsHoldingText), null where that is all
+ * of them or the column is another. "lumbar spine" by modality, descending, read 20,000 ultrasound
+ * and nuclear medicine entries first, for none of its matches (12 ms), then collected them (420 ms).
+ */
+export async function groupsWalkedFor(
+  database: TDatabase,
+  criteria: TWorklistCriteria,
+  column: string,
+): Promise<TModality[] | null> {
+  if (criteria.searchText === null || !GROUP_LED_SORT_COLUMNS.includes(column)) return null;
+  const groups = criteria.modalities.length > 0 ? criteria.modalities : MODALITIES;
+  const holding = await groupsHoldingText(database.db, {
+    organisationId: criteria.scope.organisationId,
+    searchText: criteria.searchText,
+    groups,
+  });
+  return holding.length < groups.length ? holding : null;
 }

@@ -7,14 +7,13 @@
 // How many of those entries' rows are read follows the page's end and the text's density: "lumbar
 // spine" (15 studies in 100) on an admin's page at offset 500 by patient id needs some 3,500 rows,
 // where the first 2,000 held 300 matches and its 150,000 were collected and sorted (490 ms).
-import { MODALITIES, WORKLIST_SEARCH_COUNT_CAP, type TModality, type TWorklistListQuery } from '@ris/domain';
+import { WORKLIST_SEARCH_COUNT_CAP, type TModality, type TWorklistListQuery } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
-import { GROUP_LED_SORT_COLUMNS } from '../../../db/schema/studies.ts';
 import { findsFewByKeys, type TWorklistCriteria } from './worklist-criteria.ts';
-import { keyedMatchesOf, prefixSizeOf, rangeStudiesOf } from './worklist-prefix-budget.ts';
+import { groupsWalkedFor, keyedMatchesOf, prefixSizeOf, rangeStudiesOf } from './worklist-prefix-budget.ts';
 import { firstArrivalHeld } from './worklist-held-figures.ts';
-import { groupsHoldingText, listedKeyedShareOf } from './worklist-search-modality.ts';
+import { listedKeyedShareOf } from './worklist-search-modality.ts';
 import { capsDenseSearch, collectWalkedRange, DENSE_ONE_IN, probeDensity } from './worklist-dense-search.ts';
 import { PREFIX_SEARCH_ENTRIES, prefixWalkSql } from './worklist-page-walk.ts';
 import { countSearchByWeeks, countsSearchByWeeks, type TSearchWalk } from './worklist-search-walk.ts';
@@ -262,25 +261,4 @@ async function walkDays(
     prepare: false,
   });
   return { ids: row?.ids ?? [], total: WORKLIST_SEARCH_COUNT_CAP, capped: true };
-}
-
-/**
- * The groups a walk of a sort index the modality group leads (modality, study description) reads: the
- * filter's (or every group) that may hold the search text (groupsHoldingText), null where that is all
- * of them or the column is another. "lumbar spine" by modality, descending, read 20,000 ultrasound
- * and nuclear medicine entries first, for none of its matches (12 ms), then collected them (420 ms).
- */
-async function groupsWalkedFor(
-  database: TDatabase,
-  criteria: TWorklistCriteria,
-  column: string,
-): Promise<TModality[] | null> {
-  if (criteria.searchText === null || !GROUP_LED_SORT_COLUMNS.includes(column)) return null;
-  const groups = criteria.modalities.length > 0 ? criteria.modalities : MODALITIES;
-  const holding = await groupsHoldingText(database.db, {
-    organisationId: criteria.scope.organisationId,
-    searchText: criteria.searchText,
-    groups,
-  });
-  return holding.length < groups.length ? holding : null;
 }
