@@ -86,6 +86,19 @@ describe('the entries a prefix walk reads for a search page', () => {
     expect(prefixBudget(page('status', 900), { ...walk, collecting: 1_000_000 })).toBe(92_500);
     expect(prefixBudget(page('status', 900), { ...walk, collecting: 1_000_000, widens: false })).toBeNull();
   });
+
+  it('count the first entries the filters keep none of apart (a reporter by status)', () => {
+    // A reporter's "chest" (one in three of their studies, 2.3 % of the organisation's) by status,
+    // oldest first: 29,449 entries ordered or to read come first, which they hold none of.
+    const own = { ...PLAIN, density: 0.35, rangeShare: 1, filterShare: 0.023, lead: 29_449 };
+    expect(prefixBudget(page('status', 0), { ...own, entries: 49_449 })).toBe(49_449);
+    // Deeper, the entries widen past the lead by as many as the page's end needs.
+    expect(prefixBudget(page('status', 200), { ...own, entries: 49_449 })).toBe(
+      29_449 + Math.ceil((225 * 1.5) / (0.35 * 0.023)),
+    );
+    // Without the lead, the same entries were thought to hold that page.
+    expect(prefixBudget(page('status', 200), { ...own, entries: 49_449, lead: 0 })).toBe(49_449);
+  });
 });
 
 describe('a text sparser than one in 32, sorted by another column', () => {
