@@ -278,11 +278,12 @@ async function filteredStudiesOf(
 
 /**
  * How many entries a walk of the status sort index reads, in the page's order, before the first status
- * the caller's filters keep any study of (every date, from the rollups, held for STATS_MAX_AGE_MS): 0
- * by another column, or for a caller who sees every facility without an assignee filter (who keeps
- * some of every status). A reporter's own studies are never ordered nor to read: the 29,000 entries of
- * those statuses lead the index at 1,000,000 studies, past the walk's 20,000, and their "chest" by
- * status was collected (8,300 matches, 100-190 ms).
+ * the caller's filters keep any study of (every date, from the rollups, held for STATS_MAX_AGE_MS): the
+ * organisation's entries of every status within the walk's bounds (the first to the last status
+ * listed) that come before it. 0 by another column, or for a caller who sees every facility without an
+ * assignee filter (who keeps some of every status). A reporter's own studies are never ordered nor to
+ * read: the 29,000 entries of those statuses lead the index at 1,000,000 studies, past the walk's
+ * 20,000, and their "chest" by status was collected (8,300 matches, 100-190 ms).
  */
 export async function statusLeadOf(
   database: TDatabase,
@@ -293,18 +294,22 @@ export async function statusLeadOf(
   if (column !== 'status' || (facilitiesOf(criteria) === null && criteria.byUserIds.length === 0)) return 0;
   const { db } = database;
   const listed = STUDY_STATUSES.filter((status) => criteria.statuses.includes(status));
+  const [first, last] = [listed[0], listed.at(-1)];
+  if (first === undefined || last === undefined) return 0;
+  // sortIndexSelect's bounds: the statuses between the listed ones are walked too, none kept.
+  const bounded = STUDY_STATUSES.slice(STUDY_STATUSES.indexOf(first), STUDY_STATUSES.indexOf(last) + 1);
   const { filtered, whole, key } = rollupFiltersOf(criteria, listed);
-  const all = rollupStatusCountsSql(db, whole, listed);
-  const kept = rollupStatusCountsSql(db, filtered, listed);
   const ascending = page.sort_order === 'asc';
   const lead = await heldFigure(db, `lead:${ascending ? 'asc' : 'desc'}:${key}`, async () => {
+    const all = rollupStatusCountsSql(db, whole, bounded);
+    const kept = rollupStatusCountsSql(db, filtered, listed);
     if (!all || !kept) return null;
-    const first = sql.raw(ascending ? 'min' : 'max');
+    const keptFirst = sql.raw(ascending ? 'min' : 'max');
     const before = sql.raw(ascending ? '<' : '>');
     const [row] = await queryRows<{ n: number }>(
       db,
       sql`select coalesce(sum(a.count) filter (where a.status ${before}
-          (select ${first}(k.status) from (${kept}) k where k.count > 0)), 0)::float8 as n
+          (select ${keptFirst}(k.status) from (${kept}) k where k.count > 0)), 0)::float8 as n
         from (${all}) a`,
     );
     return row?.n ?? null;

@@ -122,6 +122,21 @@ describe('a reporter’s search sorted by status, past the statuses they hold no
     expect(lead).toBeGreaterThan(PREFIX_SEARCH_ENTRIES);
     expect(lead).toBeLessThanOrEqual(UNASSIGNED + 2);
     expect(await statusLeadOf(server.database, criteria, { ...page, sort_order: 'desc' }, 'status')).toBe(0);
+    // A tab of two statuses walks every status between them: to read, then assigned and drafted
+    // (none kept: not listed), before the first final study.
+    const tabs = worklistFiltersOf(`${query('asc', 0)}&statuses=TO_READ&statuses=FINAL`);
+    const twoStatuses = await resolveWorklistCriteria(
+      server.db,
+      await loadScope(server.db, reporter),
+      tabs,
+      NOW,
+    );
+    const [between] = await queryRows<{ n: number }>(
+      server.db,
+      sql`select count(*)::int as n from studies where organisation_id = ${organisationId}::uuid
+        and status between 'TO_READ' and 'DRAFTED'`,
+    );
+    expect(await statusLeadOf(server.database, twoStatuses, page, 'status')).toBe(between?.n);
     expect(
       await statusLeadOf(server.database, criteria, { ...page, sort_by: 'patient_name' }, 'patient_name'),
     ).toBe(0);
