@@ -156,6 +156,31 @@ describe('a common keyless text over an admin’s range, counted up to the cap',
     expect((await planOf(`${WEEK}&search=ab`)).tested).toBe(true);
     expect((await planOf(`${WEEK}&search=zq`)).tested).toBe(false);
     expect(await cappedOrderOf(`${WEEK}&search=zq`)).toBe('');
+    // A text with no pair at all (two digits, which the pair index leaves out) is tested on each row
+    // whatever its plan, so it is read as such: newest first, and walked by days past the cap.
+    expect((await planOf(`${WEEK}&search=12`)).tested).toBe(true);
+    expect(await cappedOrderOf(`${WEEK}&search=12`)).toBe('order by "studies"."created_at" desc');
+  });
+
+  it('counts and lists a text of two digits exactly where it is rare', async () => {
+    const tabs = await countWorklist(server, tokens.admin, `${WEEK}&search=12`);
+    const want = await newest('12', STUDIES * 2);
+    expect(tabs.capped).toBe(false);
+    expect({ TO_READ: tabs.statuses.TO_READ, FINAL: tabs.statuses.FINAL }).toEqual(want);
+    const ids = await queryRows<{ id: string }>(
+      server.db,
+      sql`select id::text as id from studies where organisation_id = ${organisationId}::uuid
+        and created_at >= ${new Date(NOW.getTime() - 7 * 86_400_000).toISOString()}::timestamptz
+        and strpos(search_text, '12') > 0 order by study_datetime asc, id asc`,
+    );
+    const query = `${WEEK}&search=12&sort_by=datetime&sort_order=asc&limit=25&offset=100`;
+    await expectListedPage(
+      server,
+      tokens.admin,
+      query,
+      ids.map((row) => row.id),
+      'exact',
+    );
   });
 
   it('counts a radiologist’s all dates up to the cap, and a rare text exactly', async () => {

@@ -172,7 +172,12 @@ export async function keylessPlan(
   statuses: TWorklistCriteria['statuses'],
   askOnce: boolean,
 ): Promise<TKeylessPlan> {
-  if (criteria.searchText !== null && (await holdsCommonPairs(database.db, criteria.searchPairKeys))) {
+  // A text with no pair either (two digits: "12") has each row tested whatever the plan.
+  const unkeyed = criteria.searchPairKeys.length === 0;
+  if (
+    criteria.searchText !== null &&
+    (unkeyed || (await holdsCommonPairs(database.db, criteria.searchPairKeys)))
+  ) {
     const tested = { ...criteria, searchInRange: true };
     const assigneeLed = assigneeLedWhere(database.db, tested, statuses);
     return {
