@@ -172,8 +172,8 @@ export async function keylessPlan(
   statuses: TWorklistCriteria['statuses'],
   askOnce: boolean,
 ): Promise<TKeylessPlan> {
-  // A text with no pair either (two digits: "12") has each row tested whatever the plan.
-  const unkeyed = criteria.searchPairKeys.length === 0;
+  // A keyless text with no pair either (two digits: "12") has each row tested whatever the plan.
+  const unkeyed = !criteria.searchKeyed && criteria.searchPairKeys.length === 0;
   if (
     criteria.searchText !== null &&
     (unkeyed || (await holdsCommonPairs(database.db, criteria.searchPairKeys)))
