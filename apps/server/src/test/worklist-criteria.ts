@@ -1,7 +1,13 @@
 // Worklist criteria as the list route resolves them, for unit tests of the statements' forms: an admin
 // of one organisation with every facility, a week's status tab, and whatever the test changes.
 import { ZWorklistFilters, type TWorklistFilters } from '@ris/domain';
-import type { TWorklistCriteria } from '../features/worklist/list/worklist-criteria.ts';
+import { loadScope } from '../access/scope.ts';
+import type { TPrincipal } from '../auth/principal.ts';
+import type { TDbOrTx } from '../db/client.ts';
+import {
+  resolveWorklistCriteria,
+  type TWorklistCriteria,
+} from '../features/worklist/list/worklist-criteria.ts';
 
 const ORGANISATION = '11111111-1111-4111-8111-111111111111';
 
@@ -54,4 +60,14 @@ export function worklistFiltersOf(query: string): TWorklistFilters {
     params[key] = held === undefined ? value : [...(Array.isArray(held) ? held : [held]), value];
   }
   return ZWorklistFilters.parse(params);
+}
+
+/** The criteria the list route resolves for `principal`'s `query` at `now` (their scope loaded). */
+export async function resolvedCriteriaOf(
+  db: TDbOrTx,
+  principal: TPrincipal,
+  query: string,
+  now: Date,
+): Promise<TWorklistCriteria> {
+  return resolveWorklistCriteria(db, await loadScope(db, principal), worklistFiltersOf(query), now);
 }

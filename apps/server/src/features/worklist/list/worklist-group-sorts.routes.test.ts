@@ -11,14 +11,12 @@
 import { MODALITIES, WORKLIST_SEARCH_COUNT_CAP } from '@ris/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScope } from '../../../access/scope.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
-import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
+import { resolvedCriteriaOf } from '../../../test/worklist-criteria.ts';
 import { listWorklist } from '../../../test/worklist-requests.ts';
-import { resolveWorklistCriteria } from './worklist-criteria.ts';
 import { keylessPrefixOf } from './worklist-prefix-budget.ts';
 import { groupsHoldingText } from './worklist-search-modality.ts';
 
@@ -188,8 +186,7 @@ describe('a keyless text one group holds alone, sorted by a group-led column', (
   it('walks only the groups that may hold it', async () => {
     const page = { limit: 25, offset: 0, sort_by: 'modality', sort_order: 'desc' } as const;
     const query = `${ALL_DATES}&search=sp&sort_by=modality&sort_order=desc&limit=25`;
-    const scope = await loadScope(server.db, adminPrincipal(admin, organisationId));
-    const criteria = await resolveWorklistCriteria(server.db, scope, worklistFiltersOf(query), NOW);
+    const criteria = await resolvedCriteriaOf(server.db, adminPrincipal(admin, organisationId), query, NOW);
     expect(criteria.searchKeyed).toBe(false);
     expect((await keylessPrefixOf(server.database, criteria, page, 'modality'))?.groups).toEqual(['MRI']);
     const byName = { ...page, sort_by: 'patient_name' } as const;

@@ -8,16 +8,14 @@
 // caller of another organisation sees none of them.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScope } from '../../../access/scope.ts';
 import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
 import { idsInOrder, insertSpreadStudies } from '../../../test/spread-studies.ts';
-import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
+import { resolvedCriteriaOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
-import { resolveWorklistCriteria } from './worklist-criteria.ts';
 import { PREFIX_SEARCH_ENTRIES } from './worklist-page-walk.ts';
 import { statusLeadOf } from './worklist-prefix-budget.ts';
 
@@ -109,13 +107,7 @@ const query = (direction: string, offset: number) =>
 
 describe('a reporter’s search sorted by status, past the statuses they hold none of', () => {
   it('counts the ordered and to-read entries first in the walk', async () => {
-    const filters = worklistFiltersOf(query('asc', 0));
-    const criteria = await resolveWorklistCriteria(
-      server.db,
-      await loadScope(server.db, reporter),
-      filters,
-      NOW,
-    );
+    const criteria = await resolvedCriteriaOf(server.db, reporter, query('asc', 0), NOW);
     const page = { limit: 25, offset: 0, sort_by: 'status', sort_order: 'asc' } as const;
     // Two seed studies (one per insert) are ordered too: the factories' own.
     const lead = await statusLeadOf(server.database, criteria, page, 'status');
@@ -124,13 +116,8 @@ describe('a reporter’s search sorted by status, past the statuses they hold no
     expect(await statusLeadOf(server.database, criteria, { ...page, sort_order: 'desc' }, 'status')).toBe(0);
     // A tab of two statuses walks every status between them: to read, then assigned and drafted
     // (none kept: not listed), before the first final study.
-    const tabs = worklistFiltersOf(`${query('asc', 0)}&statuses=TO_READ&statuses=FINAL`);
-    const twoStatuses = await resolveWorklistCriteria(
-      server.db,
-      await loadScope(server.db, reporter),
-      tabs,
-      NOW,
-    );
+    const tabs = `${query('asc', 0)}&statuses=TO_READ&statuses=FINAL`;
+    const twoStatuses = await resolvedCriteriaOf(server.db, reporter, tabs, NOW);
     const [between] = await queryRows<{ n: number }>(
       server.db,
       sql`select count(*)::int as n from studies where organisation_id = ${organisationId}::uuid
