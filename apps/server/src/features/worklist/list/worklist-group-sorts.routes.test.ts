@@ -214,7 +214,7 @@ describe('a keyless text one group holds alone, sorted by a group-led column', (
         capped: true,
       });
     }
-    // The text a group of no study holds too: a modality filter of those groups lists none of it.
+    // A modality filter of groups that hold none of it lists nothing.
     const filtered = await listWorklist(
       server,
       adminToken,
