@@ -33,7 +33,7 @@ let server: TTestServer;
 let organisationId = '';
 let reporterId = '';
 let reporter: TPrincipal;
-const tokens = { reporter: '', admin: '', foreign: '' };
+const tokens = { reporter: '', idle: '', admin: '', foreign: '' };
 
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
@@ -47,6 +47,11 @@ beforeAll(async () => {
   reporterId = user.id;
   tokens.reporter = await tokenFor(server, user);
   tokens.admin = await tokenFor(server, await buildUser(server.db, { role: 'ADMIN', organisationId }));
+  // A reporter of the same facility with no study of their own.
+  tokens.idle = await tokenFor(
+    server,
+    await buildUser(server.db, { role: 'RADIOLOGIST', userType: 'REPORTER', facilities: [facility] }),
+  );
   const columns = {
     patientName: sql`'Patient ' || g`,
     patientIdentifier: sql`'P' || g`,
@@ -149,6 +154,13 @@ describe('a reporter’s search sorted by status, past the statuses they hold no
     const want = await idsInOrder(server.db, own, 'la', 'status', 'asc');
     const keyless = `${ALL_DATES}&search=la&sort_by=status&sort_order=asc&limit=25&offset=50`;
     await expectListedPage(server, tokens.reporter, keyless, want, 'capped');
+  });
+
+  it('lists nothing for a reporter who holds no study, oldest status first or last', async () => {
+    for (const direction of ['asc', 'desc']) {
+      const page = await listWorklist(server, tokens.idle, query(direction, 0));
+      expect({ items: page.items, total: page.total }).toEqual({ items: [], total: 0 });
+    }
   });
 
   it('gives an admin’s assignee filter the same page; another organisation none', async () => {
