@@ -42,6 +42,7 @@ export function worklistCriteria(patch: Partial<TWorklistCriteria> = {}): TWorkl
     searchWeeks: null,
     searchFacilities: null,
     searchInRange: false,
+    searchKeptFirst: false,
     searchRunsTested: false,
     searchOpen: false,
     searchModalities: null,
