@@ -31,6 +31,8 @@ let recentAdmin: TPrincipal;
 let adminToken = '';
 let recentAdminToken = '';
 let recentOrganisationId = '';
+let recentReader: TPrincipal;
+let recentReaderId = '';
 let radiologistToken = '';
 let foreignToken = '';
 let staffFacilities: string[] = [];
@@ -88,6 +90,16 @@ beforeAll(async () => {
   });
   recentAdmin = adminPrincipal(recentAdminUser, recentFacility.organisationId);
   recentOrganisationId = recentFacility.organisationId;
+  // Its radiologist reads every one of its studies.
+  const reader = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [recentFacility] });
+  recentReaderId = reader.id;
+  recentReader = {
+    ...adminPrincipal(reader, recentOrganisationId),
+    role: 'RADIOLOGIST',
+    facilityIds: [recentFacility.id],
+  };
+  await server.db.execute(sql`update studies set last_assigned_user_id = ${reader.id}::uuid
+    where organisation_id = ${recentOrganisationId}::uuid`);
   recentAdminToken = await tokenFor(server, recentAdminUser);
   adminToken = await tokenFor(server, adminUser);
   radiologistToken = await tokenFor(server, radiologist);
@@ -137,6 +149,32 @@ describe('a range of a few thousand studies searched for a text the keys find in
     expect((await criteriaOf(`${ALL_DATES}&modalities=NM&search=zeta`, recentAdmin)).searchInRange).toBe(
       false,
     );
+  });
+
+  it('tests a named colleague’s range even where its newest month passes the cap', async () => {
+    // The recent organisation's radiologist holds its 2,200 nuclear medicine studies, all within the
+    // month: named by the admin, their range is tested (a text they seldom hold would otherwise have
+    // had the keys read); the radiologist naming themself keeps the walk of their newest month.
+    const named = `${ALL_DATES}&modalities=NM&search=zeta&by_user_ids=${recentReaderId}`;
+    expect((await criteriaOf(named, recentAdmin)).searchInRange).toBe(true);
+    expect((await criteriaOf(named, recentReader)).searchInRange).toBe(false);
+    const [row] = await queryRows<{ n: number }>(
+      server.db,
+      sql`select count(*)::int as n from studies where organisation_id = ${recentOrganisationId}::uuid
+        and last_assigned_user_id = ${recentReaderId}::uuid and modality_group = 'NM' and status <> 'DELETED'`,
+    );
+    expect(row?.n).toBeGreaterThan(SEARCH_IN_RANGE_AT_MOST);
+    const page = await listWorklist(server, recentAdminToken, `${named}&limit=25&offset=975`);
+    expect({ total: page.total, capped: page.total_capped }).toEqual({ total: row?.n, capped: false });
+    const want = await queryRows<{ id: string }>(
+      server.db,
+      sql`select id from studies where organisation_id = ${recentOrganisationId}::uuid
+        and last_assigned_user_id = ${recentReaderId}::uuid and modality_group = 'NM' and status <> 'DELETED'
+        order by created_at desc, id desc offset 975 limit 25`,
+    );
+    expect(ids(page.items)).toEqual(ids(want));
+    const foreign = await server.request('GET', `/api/v1/worklist?${named}`, { token: adminToken });
+    expect(foreign.status).toBe(404);
   });
 
   it('lists and counts an admin’s nuclear medicine "zeta" as the oracle', async () => {
