@@ -22,7 +22,12 @@ import {
   searchModalitiesOf,
   weekKeyedRowsOf,
 } from './worklist-search-modality.ts';
-import { rangeHoldsAtMost, rangeTestOf, SEARCH_IN_RANGE_AT_MOST } from './worklist-search-in-range.ts';
+import {
+  keptFirst,
+  rangeHoldsAtMost,
+  rangeTestOf,
+  SEARCH_IN_RANGE_AT_MOST,
+} from './worklist-search-in-range.ts';
 import { searchesOpen, WALK_DAYS_AT_MOST } from './worklist-search-open.ts';
 import { foldedSearchText, pairKeysFor } from './worklist-search-stats.ts';
 import { hasSearchKeys, searchTextConditions } from './worklist-search-text.ts';
@@ -80,11 +85,7 @@ export type TWorklistCriteria = {
    * searchFacilities are then null).
    */
   searchInRange: boolean;
-  /**
-   * With searchInRange under a facility scope and an assignee filter naming someone besides the
-   * caller (keptFirst): the range's studies are found by the assignee index alone first, their texts
-   * tested after (worklistWhere).
-   */
+  /** With searchInRange: the range's studies found by the assignee index alone first (keptFirst). */
   searchKeptFirst: boolean;
   /**
    * With a search walked in runs of weeks by the whole organisation (worklist-search-walk.ts) over more
@@ -232,11 +233,12 @@ export async function resolveWorklistCriteria(
   const read = options.reads === 'tabs' ? criteria.countedStatuses : criteria.statuses;
   const unsearched = { ...criteria, searchText: null, searchWeeks: null, searchFacilities: null };
   const whereFrom = (from: Date | null) => worklistWhere(db, { ...unsearched, from }, read);
+  const facilities = facilitiesOf(criteria);
   const inRange = {
     ...criteria,
     searchWeeks: null,
     searchInRange: true,
-    searchKeptFirst: keptFirst(criteria),
+    searchKeptFirst: keptFirst(criteria, facilities),
   };
   // An identifier few studies hold: the digit-gram index finds them, unless the range holds fewer.
   const grams = await fewDigitGramsOf(db, folded);
@@ -247,7 +249,6 @@ export async function resolveWorklistCriteria(
   }
   // A status tab of open studies (Ordered, In progress) over all dates holds a caller's working set,
   // a few hundred studies, where the text's keys may find tens of thousands of any status.
-  const facilities = facilitiesOf(criteria);
   const few = facilities !== null && facilities.length > 0 && facilities.length <= MAX_SEARCH_FACILITIES;
   const searchModalities = await searchModalitiesOf(db, {
     searchText: search,
@@ -328,30 +329,11 @@ export function worklistWhere(
   }
   conditions.push(worklistFilters(db, criteria, statuses, bounds));
   if (criteria.searchText !== null && criteria.searchInRange && criteria.searchKeptFirst) {
-    const kept = worklistWhere(
-      db,
-      { ...criteria, searchText: null, searchKeptFirst: false },
-      statuses,
-      bounds,
-    );
+    const unsearched = { ...criteria, searchText: null, searchKeptFirst: false };
+    const kept = worklistWhere(db, unsearched, statuses, bounds);
     conditions.push(sql`"studies"."id" in (select "studies"."id" from studies where ${kept} offset 0)`);
   }
   return sql.join(conditions, sql.raw(' and '));
-}
-
-/**
- * Whether a search whose range holds few studies (searchInRange) finds them first by the assignee
- * index alone (its entries hold the facility, status and the other filters), then tests only theirs
- * (searchKeptFirst): under a facility scope, with an assignee filter naming someone besides the
- * caller, whose studies may lie in other facilities. PostgreSQL otherwise read the row of every study
- * of the assignees (or of the facilities) to check the facility, which an index scan checks only
- * after reading its row: a radiologist naming two colleagues who read for other hospitals read
- * 48,000 rows for none (150-270 ms; 14 by the index). Not for a text tested past the count's cap
- * (keylessPlan's), whose read stops at the cap: the index's every entry would be read first.
- */
-function keptFirst(criteria: TWorklistCriteria): boolean {
-  const { scope, byUserIds } = criteria;
-  return byUserIds.some((userId) => userId !== scope.principal.userId) && facilitiesOf(criteria) !== null;
 }
 
 /** Whether facility_ids narrows a staff member's facilities (rather than filtering within them). */
