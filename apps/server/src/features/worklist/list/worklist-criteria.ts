@@ -234,12 +234,8 @@ export async function resolveWorklistCriteria(
   const unsearched = { ...criteria, searchText: null, searchWeeks: null, searchFacilities: null };
   const whereFrom = (from: Date | null) => worklistWhere(db, { ...unsearched, from }, read);
   const facilities = facilitiesOf(criteria);
-  const inRange = {
-    ...criteria,
-    searchWeeks: null,
-    searchInRange: true,
-    searchKeptFirst: keptFirst(criteria, facilities),
-  };
+  const assigneeFirst = keptFirst(criteria, facilities);
+  const inRange = { ...criteria, searchWeeks: null, searchInRange: true, searchKeptFirst: assigneeFirst };
   // An identifier few studies hold: the digit-gram index finds them, unless the range holds fewer.
   const grams = await fewDigitGramsOf(db, folded);
   if (grams) {
