@@ -8,7 +8,7 @@
 // (BENCH_KEEP_DB=1 keeps it; with BENCH_REUSE_DB=1 a database kept by an earlier run is measured
 // again without reloading; BENCH_LOAD_ONLY=1 with BENCH_KEEP_DB=1 only loads it). BENCH_MATRIX=1 first
 // measures the filter matrix of issue 15 (worklist-bench-matrix.ts; with BENCH_LATENCY=0 BENCH_HTTP=0
-// only it).
+// only it); BENCH_FUZZ=1 a round of random filter combinations (worklist-bench-fuzz.ts).
 // Run: node apps/server/dist/bench/worklist-bench.js  (after npm run build). Prints tables.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -25,6 +25,7 @@ import { worklistCountCacheOf } from '../features/worklist/list/worklist-list.ro
 import { compactWorklistCounts } from '../features/worklist/list/worklist-rollup-compaction.ts';
 import { LocalDiskBlobStore } from '../files/local-disk-store.ts';
 import { generateWorklistData, loadedBenchIds, markPastTurnaroundBreaches } from './worklist-bench-data.ts';
+import { fuzzRound } from './worklist-bench-fuzz.ts';
 import { explainTable, matrixTable, runMatrix, type TMatrixRow } from './worklist-bench-matrix.ts';
 import { httpTransport, injectTransport, matrixTransportKind } from './worklist-bench-transport.ts';
 import {
@@ -213,6 +214,19 @@ try {
       ],
     });
   }
+  // BENCH_FUZZ=1: random combinations of every filter (worklist-bench-fuzz.ts), count cache off.
+  const fuzzLines =
+    process.env.BENCH_FUZZ === '1'
+      ? await fuzzRound(database.db, {
+          organisationId: ids.organisationId,
+          server: { databaseUrl: dbUrl.toString(), tokenSecret: TOKEN_SECRET },
+          callers: [
+            { name: 'admin', token: adminToken },
+            { name: 'radiologist', token: radiologistToken },
+            { name: 'reporter', token: reporterToken },
+          ],
+        })
+      : [];
   const latencyRows: string[] = [];
   for (const mix of process.env.BENCH_LATENCY === '0' ? [] : mixes) {
     for (const endpoint of endpoints) {
@@ -351,6 +365,7 @@ try {
       if (file) await writeFile(file, explained.plans);
     }
   }
+  if (fuzzLines.length > 0) out.write(`${fuzzLines.join('\n')}\n\n`);
   out.write(`Server-side latency, app.inject, sequential, ${ITERATIONS} requests each (ms, p50 / p99):\n\n`);
   out.write(
     '| Mix | Endpoint | Total | No cache | Cache (counts and pages) |\n| --- | --- | --: | --: | --: |\n',

@@ -53,14 +53,19 @@ export function worklistCriteria(patch: Partial<TWorklistCriteria> = {}): TWorkl
   };
 }
 
-/** A query string's worklist filters as the route parses them: a repeated parameter (statuses) an array. */
-export function worklistFiltersOf(query: string): TWorklistFilters {
+/** A query string's parameters as the routes receive them: a repeated one (statuses) an array. */
+export function queryParamsOf(query: string): Record<string, string | string[]> {
   const params: Record<string, string | string[]> = {};
   for (const [key, value] of new URLSearchParams(query)) {
     const held = params[key];
     params[key] = held === undefined ? value : [...(Array.isArray(held) ? held : [held]), value];
   }
-  return ZWorklistFilters.parse(params);
+  return params;
+}
+
+/** A query string's worklist filters as the route parses them. */
+export function worklistFiltersOf(query: string): TWorklistFilters {
+  return ZWorklistFilters.parse(queryParamsOf(query));
 }
 
 /** The criteria the list route resolves for `principal`'s `query` at `now` (their scope loaded). */
