@@ -18,6 +18,7 @@ import {
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDbOrTx } from '../db/client.ts';
 import { queryRows } from '../db/rows.ts';
+import { percentile } from './bench-support.ts';
 import { httpTransport, type TMatrixTransport } from './worklist-bench-transport.ts';
 
 /** Texts people type: names and parts, descriptions, two letters, digits, identifiers' prefixes. */
@@ -151,9 +152,6 @@ export function fuzzRequests(
   });
 }
 
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-
 /** Sends each request in turn; returns the round's summary as lines of text. */
 export async function runFuzz(
   transport: TMatrixTransport,
@@ -171,10 +169,10 @@ export async function runFuzz(
   const statuses = new Map<number, number>();
   for (const answer of answers) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
   const ok = answers.filter((answer) => answer.status === 200);
-  const sorted = ok.map((answer) => answer.ms).sort((a, b) => a - b);
+  const times = ok.map((answer) => answer.ms);
   const lines = [
     `Fuzz: ${answers.length} requests; answers ${[...statuses].map(([status, n]) => `${status}: ${n}`).join(', ')}.`,
-    `Server time of the 200s: p50 ${percentile(sorted, 50).toFixed(1)}, p90 ${percentile(sorted, 90).toFixed(1)}, p99 ${percentile(sorted, 99).toFixed(1)}, max ${percentile(sorted, 100).toFixed(1)} ms; over target ${ok.filter((answer) => answer.ms > answer.request.target).length}.`,
+    `Server time of the 200s: p50 ${percentile(times, 50).toFixed(1)}, p90 ${percentile(times, 90).toFixed(1)}, p99 ${percentile(times, 99).toFixed(1)}, max ${percentile(times, 100).toFixed(1)} ms; over target ${ok.filter((answer) => answer.ms > answer.request.target).length}.`,
     ...answers
       .filter((answer) => answer.status >= 500)
       .map((answer) => `5xx: ${answer.request.caller} ${answer.request.path}`),
@@ -183,9 +181,8 @@ export async function runFuzz(
   for (const answer of slowest) {
     const again: number[] = [];
     for (let i = 0; i < FUZZ_RETIMES; i++) again.push((await timed(answer.request)).ms);
-    const median = again.sort((a, b) => a - b)[Math.floor(FUZZ_RETIMES / 2)] ?? 0;
     lines.push(
-      `${median.toFixed(1)} ms (first ${answer.ms.toFixed(1)}, target ${answer.request.target}): ${answer.request.caller} ${answer.request.path}`,
+      `${percentile(again, 50).toFixed(1)} ms (first ${answer.ms.toFixed(1)}, target ${answer.request.target}): ${answer.request.caller} ${answer.request.path}`,
     );
   }
   return lines;
