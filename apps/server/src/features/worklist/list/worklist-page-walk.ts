@@ -8,11 +8,10 @@
 // filters keep the page form the total chooses (worklist-list.queries.ts). Sorted by another column
 // header (patient name, study date, last update…), a page with too many matches to collect is read
 // from the first entries of the column's sort index (prefixWalkSql, at the end).
-import { MODALITIES, STUDY_STATUSES, type TModality, type TWorklistListQuery } from '@ris/domain';
+import type { TModality, TWorklistListQuery } from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TDbOrTx } from '../../../db/client.ts';
 import { oneOf } from '../../../db/one-of.ts';
-import { GROUP_LED_SORT_COLUMNS, SORT_INDEX_FILTERS, studies } from '../../../db/schema/studies.ts';
 import {
   dateRangeOn,
   facilitiesOf,
@@ -24,6 +23,7 @@ import {
 import { holdsSearchText } from './worklist-search-text.ts';
 import { arrivalDayWalkSql, collectsArrivalLike } from './worklist-arrival-day-walk.ts';
 import { orderBy } from './worklist-sql.ts';
+import { sortIndexPrefix } from './worklist-sort-index.ts';
 
 /** Up to this many index scans are merged (facilities, times modality groups with that filter). */
 const MERGED_SCANS_AT_MOST = 32;
@@ -196,12 +196,6 @@ export function walkedPageIdsSql(db: TDbOrTx, criteria: TWorklistCriteria, page:
 }
 
 /**
- * The columns a prefix walk reads from a sort index (migrations 0034, 0036): the key, the id, the
- * organisation and the filters the index holds (SORT_INDEX_FILTERS, by SQL name).
- */
-const SORT_INDEX_COLUMNS = ['id', 'organisation_id', ...SORT_INDEX_FILTERS.map((key) => studies[key].name)];
-
-/**
  * How many entries of a sort index a prefix walk of the list reads at most: PREFIX_WALK_ENTRIES, or 20
  * per row up to the page's end if more; with PREFIX_WALK_WIDENS_AT matches or more, 10 per match if
  * more still. Collecting that many matches reads their rows (the sort key) scattered over the table,
@@ -329,72 +323,4 @@ export function prefixWalkSql(
  */
 export function prefixStartOf(criteria: TWorklistCriteria, page: TPage): Date | null {
   return page.sort_by === 'updated_at' && page.sort_order === 'asc' ? criteria.from : null;
-}
-
-/**
- * The first `budget` entries of the organisation's sort index of `column` in the page's order, from
- * `startsAt` on when given (prefixStartOf: no entry before it can be in the range, but the few the
- * partial index studies_organisation_updated_before_arrival_idx holds, read apart and merged). An
- * index led by the modality group (GROUP_LED_SORT_COLUMNS) is read one scan per group, merged in the
- * column's order (MergeAppend), so a modality filter reads its groups' entries alone. Every branch is
- * in the statement whatever the filter, one shape for one generic plan: a group the filter leaves out
- * (and the studies of none, under a filter) is skipped by its branch's one-time condition, unread.
- */
-type TSortIndexRead = {
-  criteria: TWorklistCriteria;
-  column: string;
-  order: SQL;
-  budget: SQL;
-  startsAt: Date | null;
-  /** The only groups a group-led index is walked for (groupsHoldingText); null: the filter's. */
-  walkedGroups: readonly TModality[] | null;
-};
-
-function sortIndexPrefix(read: TSortIndexRead): SQL {
-  const { criteria, column, order, budget, startsAt } = read;
-  const walk = sortIndexWalk(read);
-  if (startsAt === null) return walk;
-  const start = sql`${startsAt.toISOString()}::timestamptz`;
-  // The range's studies last updated before it began: updated before they arrived (the partial
-  // index's condition, written as it is so PostgreSQL reads that index), entries before the walk's.
-  // Read unordered (OFFSET 0), then sorted: in order, PostgreSQL read them from the sort index, every
-  // entry before the range's start for none (215 ms).
-  const before = sql`select * from (${sortIndexSelect(criteria, column)}
-      and "studies"."updated_at" < "studies"."created_at" and "studies"."created_at" >= ${start}
-      and "studies"."updated_at" < ${start} offset 0) b ${order} limit ${budget}`;
-  return sql`select * from ((${before}) union all (${walk})) studies ${order} limit ${budget}`;
-}
-
-/** The select of a sort index's columns within the organisation (and a status tab's bounds). */
-function sortIndexSelect(criteria: TWorklistCriteria, column: string): SQL {
-  const columns = [column, ...SORT_INDEX_COLUMNS.filter((name) => name !== column)];
-  // By status, the entries begin at the first status kept (every deleted study of all dates comes
-  // first, descending: a text past them was collected, 400 ms): the bounds lead the index.
-  const listed = STUDY_STATUSES.filter((status) => criteria.statuses.includes(status));
-  const statuses =
-    column === 'status' && listed.length > 0
-      ? sql` and "studies"."status" between ${listed[0]}::study_status and ${listed.at(-1)}::study_status`
-      : sql``;
-  return sql`select ${sql.raw(columns.map((name) => `"studies"."${name}"`).join(', '))} from studies
-    where "studies"."organisation_id" = ${criteria.scope.organisationId}::uuid${statuses}`;
-}
-
-/** The sort index's first `budget` entries in order, from `startsAt` on (see sortIndexPrefix). */
-function sortIndexWalk({ criteria, column, order, budget, startsAt, walkedGroups }: TSortIndexRead): SQL {
-  const starts = startsAt
-    ? sql` and "studies"."updated_at" >= ${startsAt.toISOString()}::timestamptz`
-    : sql``;
-  const select = sql`${sortIndexSelect(criteria, column)}${starts}`;
-  if (!GROUP_LED_SORT_COLUMNS.includes(column)) return sql`${select} ${order} limit ${budget}`;
-  const filtered = criteria.modalities.length > 0;
-  const groups = filtered ? criteria.modalities : MODALITIES;
-  const kept = `{${groups.filter((group) => walkedGroups?.includes(group) ?? true).join(',')}}`;
-  const branches = [
-    ...MODALITIES.map(
-      (group) => sql`(${select} and "studies"."modality_group" = ${sql.raw(`'${group}'`)}
-        and ${sql.raw(`'${group}'`)} = any(${kept}::modality_group[]) ${order} limit ${budget})`,
-    ),
-    sql`(${select} and "studies"."modality_group" is null and not ${filtered} ${order} limit ${budget})`,
-  ];
-  return sql`select * from (${sql.join(branches, sql` union all `)}) studies ${order} limit ${budget}`;
 }
