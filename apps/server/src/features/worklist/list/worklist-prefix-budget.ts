@@ -79,6 +79,27 @@ export function prefixRowsFor(page: TPage, density: number, oneIn: number): numb
   return rows <= PREFIX_SEARCH_ROWS_AT_MOST ? rows : null;
 }
 
+/**
+ * A prefix walk that did not hold the page is walked once more this many times as far, within the
+ * bounds of a first walk (PREFIX_ENTRIES_AT_MOST entries, PREFIX_SEARCH_ROWS_AT_MOST rows). The walk
+ * stops at the page, so only a walk that fails reads its whole budget; collecting the matches then
+ * reads each from its row. The estimates behind a budget are of the whole archive: a reporter holds
+ * 2.3 % of the organisation's studies but 1.3 % of the last updated, and their month of "chest" by
+ * last update, limit 100, found 95 rows in 20,000 entries, then collected 2,888 matches (100-180 ms).
+ */
+const PREFIX_RETRY_GROWTH = 4;
+
+/** The budget and rows of a prefix walk's second try (PREFIX_RETRY_GROWTH), or null past its bounds. */
+export function retriedPrefixOf(first: {
+  budget: number;
+  rows: number;
+}): { budget: number; rows: number } | null {
+  const grown = (value: number, most: number) => Math.max(value, Math.min(value * PREFIX_RETRY_GROWTH, most));
+  const budget = grown(first.budget, PREFIX_ENTRIES_AT_MOST);
+  const rows = grown(first.rows, PREFIX_SEARCH_ROWS_AT_MOST);
+  return budget > first.budget || rows > first.rows ? { budget, rows } : null;
+}
+
 /** The rows a prefix walk reads, the entries they are kept from, and the walk's budget (null: none). */
 export type TPrefixSize = { rows: number; entries: number; budget: number | null };
 

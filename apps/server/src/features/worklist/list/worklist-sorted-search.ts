@@ -11,7 +11,13 @@ import { WORKLIST_SEARCH_COUNT_CAP, type TModality, type TWorklistListQuery } fr
 import { sql } from 'drizzle-orm';
 import type { TDatabase } from '../../../db/client.ts';
 import { findsFewByKeys, type TWorklistCriteria } from './worklist-criteria.ts';
-import { groupsWalkedFor, keyedMatchesOf, prefixSizeOf, rangeStudiesOf } from './worklist-prefix-budget.ts';
+import {
+  groupsWalkedFor,
+  keyedMatchesOf,
+  prefixSizeOf,
+  rangeStudiesOf,
+  retriedPrefixOf,
+} from './worklist-prefix-budget.ts';
 import { firstArrivalHeld } from './worklist-held-figures.ts';
 import { listedKeyedShareOf } from './worklist-search-modality.ts';
 import { capsDenseSearch, collectWalkedRange, DENSE_ONE_IN, probeDensity } from './worklist-dense-search.ts';
@@ -131,15 +137,23 @@ export async function walkSortedSearch(
   }
   if (!(await capped())) return collected();
   const groups = await walkedGroups();
-  const prefix = prefixWalkSql(database.db, criteria, page, column, sql`${budget}::bigint`, rows, groups);
-  if (!prefix) return null;
-  const [row] = await hotRows<{ ids: string[] | null }>(
-    database,
-    sql`select array(${prefix})::text[] as ids`,
-    { prepare: false },
-  );
-  const ids = row?.ids ?? [];
+  const walk = async (walked: { budget: number; rows: number }) => {
+    const entries = sql`${walked.budget}::bigint`;
+    const prefix = prefixWalkSql(database.db, criteria, page, column, entries, walked.rows, groups);
+    if (!prefix) return null;
+    const [row] = await hotRows<{ ids: string[] | null }>(
+      database,
+      sql`select array(${prefix})::text[] as ids`,
+      { prepare: false },
+    );
+    return row?.ids ?? [];
+  };
+  let ids = await walk({ budget, rows });
+  if (ids === null) return null;
   // More matches than the page's end: a prefix that holds fewer rows than the page did not hold it.
+  // Walked once more, further (retriedPrefixOf), before its matches are collected.
+  const retry = ids.length < page.limit ? retriedPrefixOf({ budget, rows }) : null;
+  if (retry) ids = (await walk(retry)) ?? [];
   if (ids.length < page.limit) return collected();
   return { ids, total: WORKLIST_SEARCH_COUNT_CAP, capped: true };
 }
