@@ -104,16 +104,25 @@ describe('the entries a prefix walk reads for a search page', () => {
 describe('a text sparser than one in 32, sorted by another column', () => {
   it('is walked where its range holds 16,000 matches or more, at one in 128 or more', () => {
     // "soren" over an admin's 1,000,000 studies of all dates: one in 42, 23,911 matches.
-    expect(walksSparseText(1 / 42, 23_911)).toBe(true);
-    expect(walksSparseText(1 / 128, 16_000)).toBe(true);
+    expect(walksSparseText(1 / 42, 23_911, 'study_datetime', false)).toBe(true);
+    expect(walksSparseText(1 / 128, 16_000, 'status', false)).toBe(true);
   });
 
-  it('is collected where its matches are fewer, or it is sparser still', () => {
+  it('is walked over a range with a start from 8,000 matches', () => {
+    // "maria" since October 31st: one in 64 of the newest, 10,089 matches estimated.
+    expect(walksSparseText(1 / 64, 10_089, 'priority_tag', true)).toBe(true);
+    expect(walksSparseText(1 / 64, 10_089, 'priority_tag', false)).toBe(false);
+    expect(walksSparseText(1 / 64, 7_999, 'updated_at', true)).toBe(false);
+  });
+
+  it('is collected where its matches are fewer, it is sparser still, or sorted by name', () => {
     // "smith" over all dates (one in 80, 12,000) and over a month (4,000): collected in 10-40 ms.
-    expect(walksSparseText(1 / 80, 12_124)).toBe(false);
-    expect(walksSparseText(1 / 80, 3_942)).toBe(false);
+    expect(walksSparseText(1 / 80, 12_124, 'study_datetime', false)).toBe(false);
+    expect(walksSparseText(1 / 80, 3_942, 'study_datetime', true)).toBe(false);
     // One in 200 of 5,000,000: a page's walk would read 7,500 rows.
-    expect(walksSparseText(1 / 200, 25_000)).toBe(false);
+    expect(walksSparseText(1 / 200, 25_000, 'status', false)).toBe(false);
+    // A name's studies lie in one block of the name index.
+    expect(walksSparseText(1 / 42, 23_911, 'patient_name', false)).toBe(false);
   });
 });
 

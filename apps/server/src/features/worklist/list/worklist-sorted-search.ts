@@ -46,15 +46,25 @@ const SORTED_DENSE_ONE_IN = 32;
  * (at one in 128, 4,800 rows for 25). "soren" over an admin's all dates (one study in 42, 23,911
  * matches) by study date, status, last update or description took 145-200 ms collected, 23-45
  * walked; "smith" and "chen" (one in 80: 12,000 over all dates, 1,000-4,000 over a week or a month)
- * collect in 10-40 ms, less than their walks. Sorted by name, a name's studies lie in one block of
- * the name index, past the walk: it reads its rows for nothing, then collects (180 → 200 ms).
+ * collect in 10-40 ms, less than their walks. Over a range with a start, from
+ * SPARSE_WALKED_MATCHES_IN_RANGE: its matches are collected through the week keys, whose candidates
+ * of every week cost more a match ("maria" since October 31st, 10,000 matches, one in 64 of the
+ * newest: 100-107 ms collected by priority, study date or last update; 17-34 walked). Never sorted by
+ * name: a name's studies lie in one block of the name index, past the walk, which reads its rows for
+ * nothing, then collects (180 → 200 ms; "maria" above, whose 10,000 studies are two patients' names,
+ * 109 → 177).
  */
 const SPARSE_ONE_IN = 128;
 const SPARSE_WALKED_MATCHES = 16_000;
+const SPARSE_WALKED_MATCHES_IN_RANGE = 8_000;
 
-/** Whether a text sparser than SORTED_DENSE_ONE_IN is walked for its `density` and range's `matches`. */
-export function walksSparseText(density: number, matches: number): boolean {
-  return density * SPARSE_ONE_IN >= 1 && matches >= SPARSE_WALKED_MATCHES;
+/**
+ * Whether a text sparser than SORTED_DENSE_ONE_IN is walked for its `density` and range's `matches`,
+ * sorted by `column`, over a range with a start or not (`ranged`).
+ */
+export function walksSparseText(density: number, matches: number, column: string, ranged: boolean): boolean {
+  const least = ranged ? SPARSE_WALKED_MATCHES_IN_RANGE : SPARSE_WALKED_MATCHES;
+  return column !== 'patient_name' && density * SPARSE_ONE_IN >= 1 && matches >= least;
 }
 
 /**
@@ -99,7 +109,8 @@ export async function walkSortedSearch(
   // together they are rare (4,920 studies, estimated 500,000).
   const keyed =
     dense || !byWeeks || density.share === 0 ? null : await keyedMatchesOf(database, criteria, page);
-  const sparse = keyed !== null && walksSparseText(keyed.share, keyed.matches);
+  const sparse =
+    keyed !== null && walksSparseText(keyed.share, keyed.matches, column, criteria.from !== null);
   // Not met among the newest studies: an admin's text may still be dense where the page lies, in the
   // column's first entries (an accession block weeks back, sorted by status or name).
   const unmet = byWeeks && !dense && !sparse && density.share * SPARSE_ONE_IN < 1;
@@ -151,8 +162,9 @@ export async function walkSortedSearch(
   let ids = await walk({ budget, rows });
   if (ids === null) return null;
   // More matches than the page's end: a prefix that holds fewer rows than the page did not hold it.
-  // Walked once more, further (retriedPrefixOf), before its matches are collected.
-  const retry = ids.length < page.limit ? retriedPrefixOf({ budget, rows }) : null;
+  // Walked once more, further (retriedPrefixOf), before its matches are collected, where it held part
+  // of the page: a walk that met none of it is past the matches' block (a name's studies by name).
+  const retry = ids.length > 0 && ids.length < page.limit ? retriedPrefixOf({ budget, rows }) : null;
   if (retry) ids = (await walk(retry)) ?? [];
   if (ids.length < page.limit) return collected();
   return { ids, total: WORKLIST_SEARCH_COUNT_CAP, capped: true };
