@@ -28,6 +28,7 @@ import {
   walksDenseSearch,
 } from './worklist-dense-search.ts';
 import { keylessPrefixOf } from './worklist-prefix-budget.ts';
+import { OPEN_STATUSES } from './worklist-search-open.ts';
 import { walkSortedSearch } from './worklist-sorted-search.ts';
 
 /** The column behind each sort_by value (the whitelist is WORKLIST_SORT_FIELDS), as SQL text. */
@@ -173,7 +174,13 @@ export async function listWorklistJson(
     searching || walked || collects
       ? null
       : prefixWalkSql(database.db, criteria, query, column, prefixWalkBudget(criteria, query, sql`t.total`));
-  const plan = walked || prefixWalk ? 'generic' : planModeOf(criteria);
+  // A prefix walk's statement is generic but for open studies under a priority filter: its collected
+  // branch reads the open studies' priority index, whose condition a generic plan cannot prove from
+  // a parameter (an admin's open studies tagged follow-up by study date, 571 matches: 215 ms
+  // generic, 1.6 planned).
+  const openPriorities =
+    criteria.priorityTags.length > 0 && criteria.statuses.every((status) => OPEN_STATUSES.includes(status));
+  const plan = walked || (prefixWalk && !openPriorities) ? 'generic' : planModeOf(criteria);
   const run = { prepare: !searching, plan };
   const direction = query.sort_order === 'asc' ? 'asc' : 'desc';
   const limits = sql`limit ${query.limit} offset ${query.offset}`;

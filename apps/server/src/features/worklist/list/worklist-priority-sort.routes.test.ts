@@ -16,6 +16,7 @@ import { startTestServer, type TTestServer } from '../../../test/test-server.ts'
 import { resolvedCriteriaOf } from '../../../test/worklist-criteria.ts';
 import { countWorklist, expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
 import { prefixWalkSql } from './worklist-page-walk.ts';
+import { observeWorklistStatements, type TWorklistStatement } from './worklist-sql.ts';
 
 const NOW = new Date('2026-11-19T12:00:00Z');
 /** Untagged studies: more than a prefix walk's first entries (PREFIX_WALK_ENTRIES). */
@@ -85,6 +86,10 @@ async function oracle(tags: readonly string[], direction: 'asc' | 'desc', facili
   return rows.map((row) => row.id);
 }
 
+/** Open studies (the tabs' statuses) tagged follow-up, by study date. */
+const openQuery = (offset: number, limit = 25) =>
+  `${ALL_DATES}&statuses=ORDERED&statuses=TO_READ&statuses=ASSIGNED&statuses=DRAFTED&priority_tags=FOLLOW_UP` +
+  `&sort_by=datetime&sort_order=desc&limit=${limit}&offset=${offset}`;
 const tagsQuery = (tags: readonly string[]) => tags.map((tag) => `priority_tags=${tag}`).join('&');
 const query = (tags: readonly string[], direction: string, offset: number, extra = '') =>
   `${ALL_DATES}&modalities=CT&modalities=XRAY&${tagsQuery(tags)}&sort_by=priority_tag` +
@@ -148,6 +153,41 @@ describe('a priority filter sorted by priority', () => {
     for (const row of rows) expect(counts.statuses[row.status] ?? 0, row.status).toBe(row.n);
     expect(counts.capped).toBe(false);
   });
+
+  it('pages open studies of a tag by study date as ORDER BY does', async () => {
+    const open = sql`status in ('ORDERED', 'TO_READ', 'ASSIGNED', 'DRAFTED')`;
+    const rows = await queryRows<{ id: string }>(
+      server.db,
+      sql`select id from studies where organisation_id = ${organisationId}::uuid and ${open}
+        and priority_tag = 'FOLLOW_UP' order by study_datetime desc, id desc`,
+    );
+    const want = rows.map((row) => row.id);
+    expect(want.length).toBeGreaterThan(50);
+    for (const offset of [0, 25]) {
+      await expectListedPage(server, tokens.admin, openQuery(offset), want, 'exact');
+    }
+  });
+
+  // PostgreSQL only (CI runs it): PGlite runs every statement through one in-process connection.
+  if (process.env.TEST_DATABASE_URL) {
+    it('plans the open studies’ statement for its statuses and tags, every status’s once', async () => {
+      const plans = async (query: string) => {
+        const seen: TWorklistStatement[] = [];
+        observeWorklistStatements((statement) => seen.push(statement));
+        try {
+          await listWorklist(server, tokens.admin, query);
+        } finally {
+          observeWorklistStatements(null);
+        }
+        return seen.filter((statement) => statement.text.startsWith('with t as materialized'));
+      };
+      // The open studies' priority index holds them; a generic plan cannot prove its condition. (Pages
+      // no other test lists: a cached page runs no statement.)
+      expect((await plans(openQuery(0, 10))).map((statement) => statement.plan)).toEqual(['custom']);
+      const everyStatus = `${ALL_DATES}&priority_tags=FOLLOW_UP&sort_by=datetime&sort_order=desc&limit=10`;
+      expect((await plans(everyStatus)).map((statement) => statement.plan)).toEqual(['generic']);
+    });
+  }
 
   it('lists another organisation’s admin none of them, and 404 for this one’s facility', async () => {
     const theirs = await listWorklist(server, tokens.foreign, query(['ROUTINE', 'URGENT'], 'desc', 0));
