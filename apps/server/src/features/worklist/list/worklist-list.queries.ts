@@ -15,7 +15,8 @@ import { oneOf } from '../../../db/one-of.ts';
 import { facilitiesOf, worklistFilters, worklistWhere, type TWorklistCriteria } from './worklist-criteria.ts';
 import { PATIENT_DOCUMENTS_JSON, WORKLIST_ITEM_JSON_COLUMNS } from '../../studies/study.presenter.ts';
 import { rollupStatusCountsSql, rollupTotalSql } from './worklist-rollup.ts';
-import { hotRows, type TPlanMode } from './worklist-sql.ts';
+import { hotRows } from './worklist-sql.ts';
+import { listPlanOf, planModeOf } from './worklist-plan-mode.ts';
 import { collectsArrivalLike } from './worklist-arrival-day-walk.ts';
 import { prefixWalkBudget, prefixWalkSql, walkedPageIdsSql } from './worklist-page-walk.ts';
 import { countSearchByWeeks, countsSearchByWeeks, walkSearch, walksSearch } from './worklist-search-walk.ts';
@@ -28,7 +29,6 @@ import {
   walksDenseSearch,
 } from './worklist-dense-search.ts';
 import { keylessPrefixOf } from './worklist-prefix-budget.ts';
-import { OPEN_STATUSES } from './worklist-search-open.ts';
 import { walkSortedSearch } from './worklist-sorted-search.ts';
 
 /** The column behind each sort_by value (the whitelist is WORKLIST_SORT_FIELDS), as SQL text. */
@@ -44,29 +44,6 @@ const SORT_COLUMNS = {
   priority_tag: 'priority_tag',
   series_count: 'series_count',
 } satisfies Record<TWorklistSortField, string>;
-
-/**
- * How the statements under `criteria` are planned (worklist-sql.ts). Generic (planned once per
- * connection) only where PostgreSQL has one sensible plan whatever the parameters: the whole
- * organisation (admins) with no facility, assignee or search filter, where only the indexes led by
- * organisation_id apply (a page walks studies_organisation_created_idx in order; a count reads its
- * range). With a facility list or an assignee the best index depends on how many studies the
- * facilities and dates hold: the generic plan of a radiologist's page (5 facilities) collected and
- * sorted every match of the range (18 ms for a week) where the planned one reads 0.6 ms. A priority
- * filter is planned for its tags too: few studies carry one, and over all dates only the partial
- * priority index finds them without reading the organisation's every entry.
- */
-function planModeOf(criteria: TWorklistCriteria): TPlanMode {
-  const { scope } = criteria;
-  const orgWide =
-    scope.allFacilities &&
-    scope.principal.role === 'ADMIN' &&
-    criteria.facilityIds.length === 0 &&
-    criteria.byUserIds.length === 0 &&
-    criteria.priorityTags.length === 0 &&
-    criteria.searchText === null;
-  return orgWide ? 'generic' : 'custom';
-}
 
 /** How far past a window's edge the count cache's edges are looked for (see windowEdgesSql). */
 const EDGE_HORIZON_MS = 60 * 60 * 1000;
@@ -174,13 +151,7 @@ export async function listWorklistJson(
     searching || walked || collects
       ? null
       : prefixWalkSql(database.db, criteria, query, column, prefixWalkBudget(criteria, query, sql`t.total`));
-  // A prefix walk's statement is generic but for open studies under a priority filter: its collected
-  // branch reads the open studies' priority index, whose condition a generic plan cannot prove from
-  // a parameter (an admin's open studies tagged follow-up by study date, 571 matches: 215 ms
-  // generic, 1.6 planned).
-  const openPriorities =
-    criteria.priorityTags.length > 0 && criteria.statuses.every((status) => OPEN_STATUSES.includes(status));
-  const plan = walked || (prefixWalk && !openPriorities) ? 'generic' : planModeOf(criteria);
+  const plan = listPlanOf(criteria, { walked: walked !== null, prefixWalk: prefixWalk !== null });
   const run = { prepare: !searching, plan };
   const direction = query.sort_order === 'asc' ? 'asc' : 'desc';
   const limits = sql`limit ${query.limit} offset ${query.offset}`;

@@ -61,7 +61,7 @@ function sortIndexSelect(criteria: TWorklistCriteria, column: string): SQL {
  * values kept none of are never read. By status descending, every deleted study of all dates came
  * first (a text past them was collected, 400 ms); by priority descending, every untagged study (nulls
  * come first descending, 95 % of the archive), and an admin's CT and X-ray tagged routine or urgent
- * over all dates were collected (11,000 matches, 116 ms) after 100,000 entries walked held none.
+ * over all dates were collected (14,000 matches, 42-116 ms) after 100,000 entries walked held none.
  */
 function sortedColumnBounds(criteria: TWorklistCriteria, column: string): SQL {
   if (column === 'status') {

@@ -28,7 +28,7 @@ function statementName(text: string): string | undefined {
  * setting, see db/client.ts), as a statement whose best plan depends on them needs. `generic`: once
  * per connection, then reused, which halves the cost of a worklist page (planning is half of it) but
  * is only safe for statements with one sensible plan whatever the parameters (see
- * worklist-list.queries.ts, planModeOf).
+ * worklist-plan-mode.ts).
  */
 export type TPlanMode = 'custom' | 'generic';
 
