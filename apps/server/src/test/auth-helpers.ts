@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { TPrincipal } from '../auth/principal.ts';
 import { issueSession } from '../auth/sign-in.ts';
 import { users } from '../db/schema/index.ts';
+import { buildUser } from './factories.ts';
 import type { TTestServer } from './test-server.ts';
 
 /** Signs in over HTTP (the real route: argon2, rate limits, audit) and returns the session. */
@@ -47,4 +48,9 @@ export function adminPrincipal(user: { id: string; email: string }, organisation
     sessionId: '',
     issuedAt: 0,
   };
+}
+
+/** An ID token (tokenFor) of a new admin of `organisationId`: an organisation's own, or another's caller. */
+export async function adminTokenFor(server: TTestServer, organisationId: string): Promise<string> {
+  return tokenFor(server, await buildUser(server.db, { role: 'ADMIN', organisationId }));
 }

@@ -8,7 +8,7 @@
 // the reporter gets the same pages; another organisation's admin gets 404.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokenFor } from '../../../test/auth-helpers.ts';
+import { adminTokenFor, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
 import { idsInOrder, insertSpreadStudies } from '../../../test/spread-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
@@ -42,7 +42,7 @@ beforeAll(async () => {
   });
   reporterId = reporter.id;
   tokens.reporter = await tokenFor(server, reporter);
-  tokens.admin = await tokenFor(server, await buildUser(server.db, { role: 'ADMIN', organisationId }));
+  tokens.admin = await adminTokenFor(server, organisationId);
   const columns = {
     patientName: sql`'Patient ' || g`,
     patientIdentifier: sql`'P' || g`,
@@ -68,10 +68,7 @@ beforeAll(async () => {
   await server.db.execute(sql`update studies set last_assigned_user_id = ${reporterId}::uuid
     where organisation_id = ${organisationId}::uuid and accession_number like 'R%'`);
   const foreign = await buildFacility(server.db);
-  tokens.foreign = await tokenFor(
-    server,
-    await buildUser(server.db, { role: 'ADMIN', organisationId: foreign.organisationId }),
-  );
+  tokens.foreign = await adminTokenFor(server, foreign.organisationId);
   await server.db.execute(sql`analyze studies`);
 });
 

@@ -9,7 +9,7 @@ import type { TStudyStatus } from '@ris/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
-import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
+import { adminPrincipal, adminTokenFor, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
 import { insertSpreadStudies } from '../../../test/spread-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
@@ -63,10 +63,7 @@ beforeAll(async () => {
   await insertSpreadStudies(server.db, facilities, TAGGED, columns(true));
   const foreign = await buildFacility(server.db);
   await insertSpreadStudies(server.db, [foreign], 300, { ...columns(true), accession: sql`'F' || g` });
-  tokens.foreign = await tokenFor(
-    server,
-    await buildUser(server.db, { role: 'ADMIN', organisationId: foreign.organisationId }),
-  );
+  tokens.foreign = await adminTokenFor(server, foreign.organisationId);
   await server.db.execute(sql`analyze studies`);
 });
 

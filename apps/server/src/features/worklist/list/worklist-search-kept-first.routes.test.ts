@@ -10,7 +10,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
-import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
+import { adminPrincipal, adminTokenFor, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
 import { idsInOrder, insertSpreadStudies } from '../../../test/spread-studies.ts';
 import { resolvedCriteriaOf } from '../../../test/worklist-criteria.ts';
@@ -75,10 +75,7 @@ beforeAll(async () => {
   }
   // Another organisation: an admin who may not name this one's radiologists.
   const foreign = await buildFacility(server.db);
-  tokens.foreign = await tokenFor(
-    server,
-    await buildUser(server.db, { role: 'ADMIN', organisationId: foreign.organisationId }),
-  );
+  tokens.foreign = await adminTokenFor(server, foreign.organisationId);
   await server.db.execute(sql`analyze studies`);
 });
 

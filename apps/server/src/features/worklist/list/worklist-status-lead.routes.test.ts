@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
-import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
+import { adminPrincipal, adminTokenFor, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
 import { idsInOrder, insertSpreadStudies } from '../../../test/spread-studies.ts';
 import { resolvedCriteriaOf } from '../../../test/worklist-criteria.ts';
@@ -46,7 +46,7 @@ beforeAll(async () => {
   });
   reporterId = user.id;
   tokens.reporter = await tokenFor(server, user);
-  tokens.admin = await tokenFor(server, await buildUser(server.db, { role: 'ADMIN', organisationId }));
+  tokens.admin = await adminTokenFor(server, organisationId);
   // A reporter of the same facility with no study of their own.
   tokens.idle = await tokenFor(
     server,
@@ -92,10 +92,7 @@ beforeAll(async () => {
     status: sql`'ASSIGNED'`,
     arrival: sql`${NOW.toISOString()}::timestamptz - g * interval '5 minutes'`,
   });
-  tokens.foreign = await tokenFor(
-    server,
-    await buildUser(server.db, { role: 'ADMIN', organisationId: foreign.organisationId }),
-  );
+  tokens.foreign = await adminTokenFor(server, foreign.organisationId);
   await server.db.execute(sql`analyze studies`);
 });
 
