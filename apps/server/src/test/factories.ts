@@ -58,6 +58,17 @@ export async function buildFacility(
   );
 }
 
+/** `count` facilities of one organisation, built one after another (their codes in that order). */
+export async function buildFacilities(
+  db: TDbOrTx,
+  organisationId: string,
+  count: number,
+): Promise<TFacility[]> {
+  const facilities: TFacility[] = [];
+  for (let i = 0; i < count; i++) facilities.push(await buildFacility(db, { organisationId }));
+  return facilities;
+}
+
 export type TBuildUserInput = Partial<typeof t.users.$inferInsert> & {
   /** Default RADIOLOGIST; null for a signed-up user nobody has given a role yet. */
   role?: TRole | null;

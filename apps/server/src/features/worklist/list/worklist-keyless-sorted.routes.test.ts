@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScope } from '../../../access/scope.ts';
 import type { TPrincipal } from '../../../auth/principal.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
-import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
+import { buildFacilities, buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
 import { idsInOrder, insertSpreadStudies, SORTED_COLUMNS } from '../../../test/spread-studies.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
@@ -46,10 +46,7 @@ async function seed(facilities: readonly TFacility[], count: number) {
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
   organisationId = (await buildOrganisation(server.db)).id;
-  const facilities = [
-    await buildFacility(server.db, { organisationId }),
-    await buildFacility(server.db, { organisationId }),
-  ];
+  const facilities = await buildFacilities(server.db, organisationId, 2);
   await seed(facilities, 8_000);
   const adminUser = await buildUser(server.db, { role: 'ADMIN', organisationId });
   admin = adminPrincipal(adminUser, organisationId);

@@ -10,7 +10,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, adminTokenFor, tokenFor } from '../../../test/auth-helpers.ts';
-import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
+import { buildFacilities, buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
 import { insertSpreadStudies } from '../../../test/spread-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { resolvedCriteriaOf } from '../../../test/worklist-criteria.ts';
@@ -35,10 +35,7 @@ const tokens = { admin: '', radiologist: '', foreign: '' };
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
   organisationId = (await buildOrganisation(server.db)).id;
-  const facilities = [
-    await buildFacility(server.db, { organisationId }),
-    await buildFacility(server.db, { organisationId }),
-  ];
+  const facilities = await buildFacilities(server.db, organisationId, 2);
   facilityIds = facilities.map((facility) => facility.id);
   const admin = await buildUser(server.db, { role: 'ADMIN', organisationId });
   adminId = admin.id;

@@ -9,7 +9,13 @@ import { loadScope } from '../../../access/scope.ts';
 import { compileSql } from '../../../db/compile-sql.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
-import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import {
+  buildFacilities,
+  buildFacility,
+  buildOrganisation,
+  buildPatient,
+  buildUser,
+} from '../../../test/factories.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { listWorklist } from '../../../test/worklist-requests.ts';
@@ -63,10 +69,7 @@ async function seed(facilities: readonly TFacility[], prefix: string, count: num
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
   organisationId = (await buildOrganisation(server.db)).id;
-  const facilities = [
-    await buildFacility(server.db, { organisationId }),
-    await buildFacility(server.db, { organisationId }),
-  ];
+  const facilities = await buildFacilities(server.db, organisationId, 2);
   facilityIds = facilities.map((facility) => facility.id);
   await seed(facilities, 'UW', STUDIES);
   const foreignFacility = await buildFacility(server.db);
