@@ -315,8 +315,9 @@ async function countUnlisted(
 }
 
 /**
- * Whether a walked dense search's matches reach the cap (countDenseSearch's `capped`, without its
- * counts per status: the page's total, not the tabs'). Its walk's ids counted as they are read, none
+ * Whether a walked dense search's matches reach `countLimit` (the cap's, or past a page at the cap:
+ * cappedCountLimit; countDenseSearch's `capped`, without its counts per status: the page's total, not
+ * the tabs'). Its walk's ids counted as they are read, none
  * read again by id (a radiologist's month of "brain": 1,001 of them, 5 of the count's 15 ms). Null as
  * countDenseSearch's.
  */
@@ -324,27 +325,29 @@ export async function capsDenseSearch(
   database: TDatabase,
   criteria: TWorklistCriteria,
   statuses: readonly TStudyStatus[],
+  countLimit = WORKLIST_SEARCH_COUNT_CAP + 1,
 ): Promise<boolean | null> {
-  const counting = countingWalk(criteria, database, statuses);
+  const counting = countingWalk(criteria, database, statuses, null, countLimit);
   if (!counting) return null;
   const { days, walk } = counting;
   const [row] = await hotRows<{ n: number }>(database, sql`select count(*)::int as n from (${walk}) w`, run);
-  const capped = (row?.n ?? 0) > WORKLIST_SEARCH_COUNT_CAP;
+  const capped = (row?.n ?? 0) >= countLimit;
   return capped || days.whole ? capped : null;
 }
 
 /**
- * The walk a dense search's count reads: the walked days' matches newest first, up to
- * WORKLIST_SEARCH_COUNT_CAP + 1, each row carrying `carried` where given; null where no walk serves.
+ * The walk a dense search's count reads: the walked days' matches newest first, up to `countLimit`,
+ * each row carrying `carried` where given; null where no walk serves.
  */
 function countingWalk(
   criteria: TWorklistCriteria,
   database: TDatabase,
   statuses: readonly TStudyStatus[],
   carried: string | null = null,
+  countLimit = WORKLIST_SEARCH_COUNT_CAP + 1,
 ) {
   const days = walkedDays(criteria, 'desc');
-  const limit = { limit: WORKLIST_SEARCH_COUNT_CAP + 1, sort_order: 'desc' } as const;
+  const limit = { limit: countLimit, sort_order: 'desc' } as const;
   const walk = days && arrivalWalk(days.part, database, statuses, limit, carried);
   return days && walk ? { days, walk } : null;
 }

@@ -230,7 +230,8 @@ export async function walkSearch(
 
 /**
  * The tabs' counts of a search counted by weeks (countsSearchByWeeks): per status, newest first, a
- * week at a time, until the listed statuses (the All tab) count WORKLIST_SEARCH_COUNT_CAP + 1 matches
+ * week at a time, until the listed statuses (the All tab) count `countLimit` matches (the cap's, or
+ * past a page at the cap: cappedCountLimit)
  * (then each count is a lower bound: capped) or the weeks run out (exact). Deleted studies (counted
  * for admins) are counted beside them, not toward the cap, over the weeks read before the one the cap
  * was reached in: a lower bound then (deletedCapped), which reads no more than the listed count read.
@@ -242,9 +243,9 @@ export async function countSearchByWeeks(
   database: TDatabase,
   criteria: TWorklistCriteria,
   statuses: readonly TStudyStatus[],
+  countLimit = WORKLIST_SEARCH_COUNT_CAP + 1,
 ): Promise<TSearchCounts> {
   const weeks = await weeksToWalk(database, criteria, true);
-  const countLimit = WORKLIST_SEARCH_COUNT_CAP + 1;
   const listed = statuses.filter((status) => LISTED_STATUSES.includes(status));
   const others = statuses.filter((status) => !LISTED_STATUSES.includes(status));
   const perStatus = new Map<TStudyStatus, number>();

@@ -128,6 +128,11 @@ function exactly(want: { ids: string[]; matches: number }) {
   return { ids: want.ids, total: want.matches, capped: false };
 }
 
+/** A page's total, whether it is capped, and the next page's offset. */
+function totalOf(page: { total: number; total_capped?: boolean; next_offset: number | null }) {
+  return { total: page.total, capped: page.total_capped, next: page.next_offset };
+}
+
 /**
  * An admin's page of `text` over all dates for each case (sort_by, its column, ascending, offset):
  * ORDER BY's, with more matches than the cap and the total capped.
@@ -157,6 +162,45 @@ describe('a search one study in ten holds, sorted by another column', () => {
       ['patient_id', 'patient_identifier', false, 500],
       ['updated_at', 'updated_at', true, 250],
     ]);
+  });
+
+  it('walks the pages at the cap and past it, counted one past the page’s end', async () => {
+    // Nine studies in ten hold "hand": the last page before the cap and the one after it lie in the
+    // sort index's first entries. Collected, they were counted exactly (11,000 matches sorted).
+    for (const [by, column, asc, offset] of [
+      ['patient_name', 'patient_name', true, 975],
+      ['patient_name', 'patient_name', true, 1000],
+      ['updated_at', 'updated_at', false, 975],
+      ['patient_id', 'patient_identifier', true, 1500],
+    ] as const) {
+      const want = await oracle('hand', column, asc, offset);
+      expect(want.matches).toBeGreaterThan(offset + 26);
+      const page = await listWorklist(
+        server,
+        tokens.admin,
+        `${ALL_DATES}&search=hand&sort_by=${by}&sort_order=${asc ? 'asc' : 'desc'}&limit=25&offset=${offset}`,
+      );
+      expect({ by, offset, ids: page.items.map((item) => item.id), ...totalOf(page) }).toEqual({
+        by,
+        offset,
+        ids: want.ids,
+        total: offset + 26,
+        capped: true,
+        next: offset + 25,
+      });
+    }
+    // A staff member's facility (half the studies, 4,400 matches) is collected there: counted exactly.
+    const staff = await oracle('hand', 'patient_name', false, 975, facilityId);
+    expect(staff.matches).toBeGreaterThan(1026);
+    const page = await listWorklist(
+      server,
+      tokens.staff,
+      `${ALL_DATES}&search=hand&sort_by=patient_name&sort_order=desc&limit=25&offset=975`,
+    );
+    expect({ ids: page.items.map((item) => item.id), ...totalOf(page) }).toEqual({
+      ...exactly(staff),
+      next: 1000,
+    });
   });
 
   it('walks an admin’s page for a text only older studies hold, where the column’s first entries hold it', async () => {
