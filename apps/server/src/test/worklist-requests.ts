@@ -1,6 +1,7 @@
 // GET /worklist and /worklist/status/count as a caller, for the worklist's route tests: the answer
 // must be 200 (else the test fails with its body), typed as the domain says.
 import {
+  cappedCountLimit,
   WORKLIST_SEARCH_COUNT_CAP,
   type TWorklistListResponse,
   type TWorklistStatusCounts,
@@ -22,7 +23,8 @@ export async function countWorklist(server: TTestServer, token: string, query: s
 
 /**
  * Lists `query` and asserts its page: the ids of `want` (the oracle's order) from the query's offset
- * for its limit, and the total: exact (`want`'s length) or 'capped' at WORKLIST_SEARCH_COUNT_CAP.
+ * for its limit, and the total: exact (`want`'s length) or 'capped' at WORKLIST_SEARCH_COUNT_CAP (one
+ * past the page's end for a page at the cap or past it: cappedCountLimit).
  */
 export async function expectListedPage(
   server: TTestServer,
@@ -41,7 +43,7 @@ export async function expectListedPage(
   ).toEqual(want.slice(offset, offset + limit));
   expect({ total: page.total, capped: page.total_capped }, query).toEqual(
     total === 'capped'
-      ? { total: WORKLIST_SEARCH_COUNT_CAP, capped: true }
+      ? { total: cappedCountLimit(WORKLIST_SEARCH_COUNT_CAP, { offset, limit }) - 1, capped: true }
       : { total: want.length, capped: false },
   );
 }

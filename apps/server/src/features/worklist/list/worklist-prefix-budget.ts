@@ -2,8 +2,7 @@
 // (prefixWalkSql): how many rows the walk reads for the text's density, and how many of the index's
 // entries those rows are kept from, given the range's share of the index and the share of the
 // organisation's studies the caller's filters keep; past what such a walk costs, the matches are
-// collected instead. Used by a search with keys (worklist-sorted-search.ts) and by one without
-// (worklist-search-walk.ts, walkKeylessSearch).
+// collected instead. For a search with keys (worklist-sorted-search.ts) and without (keylessPrefixOf).
 import {
   MODALITIES,
   STUDY_STATUSES,
@@ -115,6 +114,8 @@ export async function prefixSizeOf(
   page: TPage,
   column: string,
   density: { share: number; oneIn: number },
+  /** The groups a group-led index is walked for (groupsWalkedFor); null: the filter's, or all of them. */
+  groups: readonly TModality[] | null,
   /** Whether the matches are otherwise collected by the search's keys (collectingCostOf); else 0. */
   keyed = true,
 ): Promise<TPrefixSize | null> {
@@ -137,7 +138,7 @@ export async function prefixSizeOf(
       : 0,
     // A filter on the sorted column keeps blocks of its entries, not a share spread over them.
     widens: !sortsByItsFilter(criteria, statuses, column),
-    groupLed: GROUP_LED_SORT_COLUMNS.includes(column),
+    groupLed: GROUP_LED_SORT_COLUMNS.includes(column) && (groups !== null || criteria.modalities.length > 0),
     lead,
   });
   return { rows, entries, budget };
@@ -171,8 +172,8 @@ export function prefixBudget(
     lead?: number;
   },
 ): number | null {
-  // By modality or description (`groupLed`), the walk reads only the groups holding the text
-  // (groupsWalkedFor), where its matches lie together: a month of "chest" by description holds its page.
+  // By modality or description (`groupLed`), the walk reads only some groups (the text's, or the filter's),
+  // where its matches lie together: a month of "chest" by description holds its page.
   if (walk.groupLed) return walk.entries;
   const followsArrival = page.sort_by === 'datetime' || page.sort_by === 'updated_at';
   const kept = walk.density * walk.filterShare * (followsArrival ? 1 : walk.rangeShare);
@@ -373,7 +374,7 @@ export async function keylessPrefixOf(
   const density = await probeDensity(database, criteria, criteria.statuses, 'desc');
   if (!density) return unsized;
   const share = { share: density.share, oneIn: DENSE_ONE_IN };
-  const size = await prefixSizeOf(database, criteria, page, column, share, false);
+  const size = await prefixSizeOf(database, criteria, page, column, share, groups, false);
   return size?.budget ? { budget: size.budget, rows: size.rows, groups } : unsized;
 }
 

@@ -151,10 +151,10 @@ export async function walkSortedSearch(
           capped,
           countLimit,
         ));
-  const size = await prefixSizeOf(database, criteria, page, column, {
-    share: atPrefix ?? (keyed && sparse ? keyed.share : density.share),
-    oneIn: sparse ? SPARSE_ONE_IN : oneIn,
-  });
+  const groups = await walkedGroups();
+  const share = atPrefix ?? (keyed && sparse ? keyed.share : density.share);
+  const oneInCounted = sparse ? SPARSE_ONE_IN : oneIn;
+  const size = await prefixSizeOf(database, criteria, page, column, { share, oneIn: oneInCounted }, groups);
   if (!size) return collected();
   const { rows, budget } = size;
   if (budget !== size.entries) {
@@ -164,7 +164,6 @@ export async function walkSortedSearch(
     if (whole || budget === null) return whole;
   }
   if (!(await capped())) return collected();
-  const groups = await walkedGroups();
   const walk = async (walked: { budget: number; rows: number }) => {
     const entries = sql`${walked.budget}::bigint`;
     const prefix = prefixWalkSql(database.db, criteria, page, column, entries, walked.rows, groups);
