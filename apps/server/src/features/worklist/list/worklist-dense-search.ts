@@ -317,9 +317,8 @@ async function countUnlisted(
 /**
  * Whether a walked dense search's matches reach `countLimit` (the cap's, or past a page at the cap:
  * cappedCountLimit; countDenseSearch's `capped`, without its counts per status: the page's total, not
- * the tabs'). Its walk's ids counted as they are read, none
- * read again by id (a radiologist's month of "brain": 1,001 of them, 5 of the count's 15 ms). Null as
- * countDenseSearch's.
+ * the tabs'). Its walk's ids counted as they are read, none read again by id (a radiologist's month
+ * of "brain": 1,001 of them, 5 of the count's 15 ms). Null as countDenseSearch's.
  */
 export async function capsDenseSearch(
   database: TDatabase,

@@ -231,8 +231,8 @@ export async function walkSearch(
 /**
  * The tabs' counts of a search counted by weeks (countsSearchByWeeks): per status, newest first, a
  * week at a time, until the listed statuses (the All tab) count `countLimit` matches (the cap's, or
- * past a page at the cap: cappedCountLimit)
- * (then each count is a lower bound: capped) or the weeks run out (exact). Deleted studies (counted
+ * past a page at the cap: cappedCountLimit; then each count is a lower bound: capped) or the weeks
+ * run out (exact). Deleted studies (counted
  * for admins) are counted beside them, not toward the cap, over the weeks read before the one the cap
  * was reached in: a lower bound then (deletedCapped), which reads no more than the listed count read.
  * Counted over the whole run of weeks that reached the cap, an admin's "A0003" over all dates read

@@ -110,7 +110,7 @@ export async function walkSortedSearch(
   const oneIn = byWeeks ? SORTED_DENSE_ONE_IN : DENSE_ONE_IN;
   const density = await probeDensity(database, criteria, statuses, 'desc');
   if (!density) return null;
-  // Walked by days, or null where the range holds fewer matches than the cap (they are collected).
+  // Walked by days, or null where the range holds fewer matches than the count goes to (collected).
   const byDays = byWeeks ? await walkDays(database, criteria, page, density.share, countLimit) : undefined;
   if (byDays !== undefined) return byDays;
   const dense = density.few || density.share * oneIn >= 1;
@@ -284,9 +284,9 @@ export function walksDays(density: number, end: number, days: number, rangeStudi
  * holds none of the page, and the matches were collected and sorted: a month of "mri" (one study in
  * seven) by study date, oldest first, 49,000 of them (150-185 ms), a week 11,000 (37). Walked a day of
  * arrival at a time instead (testedDayWalkSql), each row's text tested, where walksDays says it reads
- * fewer rows, and counted up to the cap by weeks. Null where the range holds fewer matches than the
- * cap (collected: nothing else is tried, the count is not read again); undefined where the days are
- * not walked.
+ * fewer rows, and counted by weeks up to `countLimit` (cappedCountLimit). Null where the range holds
+ * fewer matches (collected: nothing else is tried, the count is not read again); undefined where the
+ * days are not walked.
  */
 async function walkDays(
   database: TDatabase,
