@@ -9,8 +9,7 @@
 // admin gets 404.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminTokenFor, tokenFor } from '../../../test/auth-helpers.ts';
-import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
+import { buildReporterWorld } from '../../../test/reporter-world.ts';
 import { idsInOrder, insertSpreadStudies } from '../../../test/spread-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
@@ -23,20 +22,13 @@ const OWN = 2_300;
 let server: TTestServer;
 let organisationId = '';
 let reporterId = '';
-const tokens = { reporter: '', admin: '', foreign: '' };
+let tokens = { reporter: '', admin: '', foreign: '' };
 
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
-  organisationId = (await buildOrganisation(server.db)).id;
-  const facility = await buildFacility(server.db, { organisationId });
-  const reporter = await buildUser(server.db, {
-    role: 'RADIOLOGIST',
-    userType: 'REPORTER',
-    facilities: [facility],
-  });
-  reporterId = reporter.id;
-  tokens.reporter = await tokenFor(server, reporter);
-  tokens.admin = await adminTokenFor(server, organisationId);
+  const world = await buildReporterWorld(server);
+  ({ organisationId, reporterId, tokens } = world);
+  const { facility } = world;
   // Every study's patient id holds "MRN"; descriptions and every modality group interleave the
   // reporter's studies with the others' in both sort indexes. The reporter's arrive over the last 29
   // days (a staff member's count walks their newest 31), the others' over 42.
@@ -55,8 +47,6 @@ beforeAll(async () => {
   await server.db.execute(sql`update studies set last_assigned_user_id = ${reporterId}::uuid,
       status = 'ASSIGNED'
     where organisation_id = ${organisationId}::uuid and accession_number like 'R%'`);
-  const foreign = await buildFacility(server.db);
-  tokens.foreign = await adminTokenFor(server, foreign.organisationId);
   await server.db.execute(sql`analyze studies`);
 });
 

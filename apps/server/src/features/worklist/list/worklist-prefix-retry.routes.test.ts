@@ -8,8 +8,7 @@
 // the reporter gets the same pages; another organisation's admin gets 404.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminTokenFor, tokenFor } from '../../../test/auth-helpers.ts';
-import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
+import { buildReporterWorld } from '../../../test/reporter-world.ts';
 import { idsInOrder, insertSpreadStudies } from '../../../test/spread-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
@@ -29,20 +28,13 @@ const OWN = 2_600;
 let server: TTestServer;
 let organisationId = '';
 let reporterId = '';
-const tokens = { reporter: '', admin: '', foreign: '' };
+let tokens = { reporter: '', admin: '', foreign: '' };
 
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
-  organisationId = (await buildOrganisation(server.db)).id;
-  const facility = await buildFacility(server.db, { organisationId });
-  const reporter = await buildUser(server.db, {
-    role: 'RADIOLOGIST',
-    userType: 'REPORTER',
-    facilities: [facility],
-  });
-  reporterId = reporter.id;
-  tokens.reporter = await tokenFor(server, reporter);
-  tokens.admin = await adminTokenFor(server, organisationId);
+  const world = await buildReporterWorld(server);
+  ({ organisationId, reporterId, tokens } = world);
+  const { facility } = world;
   const columns = {
     patientName: sql`'Patient ' || g`,
     patientIdentifier: sql`'P' || g`,
@@ -67,8 +59,6 @@ beforeAll(async () => {
   });
   await server.db.execute(sql`update studies set last_assigned_user_id = ${reporterId}::uuid
     where organisation_id = ${organisationId}::uuid and accession_number like 'R%'`);
-  const foreign = await buildFacility(server.db);
-  tokens.foreign = await adminTokenFor(server, foreign.organisationId);
   await server.db.execute(sql`analyze studies`);
 });
 
