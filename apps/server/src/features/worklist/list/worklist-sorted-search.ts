@@ -181,9 +181,10 @@ export async function walkSortedSearch(
   };
   let ids = await walk({ budget, rows });
   if (ids === null) return null;
-  // More matches than the page's end: a prefix that holds fewer rows than the page did not hold it.
-  // Walked once more, further (retriedPrefixOf), before its matches are collected, where it held part
-  // of the page: a walk that met none of it is past the matches' block (a name's studies by name).
+  // A prefix that holds fewer rows than the page did not hold it (or, not yet counted, the matches end
+  // within it). Walked once more, further (retriedPrefixOf), before its matches are collected, where it
+  // held part of the page: a walk that met none of it is past the matches' block (a name's studies by
+  // name).
   const retry = ids.length > 0 && ids.length < page.limit ? retriedPrefixOf({ budget, rows }) : null;
   if (retry) ids = (await walk(retry)) ?? [];
   if (ids.length < page.limit || (deep && !(await capped()))) return collected();
