@@ -222,23 +222,18 @@ export async function listWorklistJson(
   if (searching) {
     // The trigram index finds the matches but cannot give them in order, and PostgreSQL estimates
     // them as many (it then walked created_at backwards filtering on search_text: 70–90 ms for a rare
-    // full name). A page past the end has no row to carry the total: it is counted on its own.
-    const rows = await hotRows<{ item: string; total: number }>(
+    // full name). The total's row is joined to the page, so a page past the end still carries it
+    // (one row, no item) and the matches are not collected twice. A nested loop keeps the sorted
+    // page's order (the only plan for a left join on true, the total's one row outside).
+    const rows = await hotRows<{ item: string | null; total: number }>(
       database,
-      sql`${matches}${itemsSql(collectedPage, sql`, (select count(*) from matches)::int as total`)}`,
+      sql`${matches}select p.item, t.total from (select count(*)::int as total from matches) t
+        left join (${itemsSql(collectedPage, sql``)}) p on true`,
       run,
     );
-    const [counted] =
-      rows.length === 0 && query.offset > 0
-        ? await hotRows<{ total: number }>(
-            database,
-            sql`${matches}select (select count(*) from matches)::int as total`,
-            run,
-          )
-        : rows;
     return respond(
-      rows.map((row) => row.item),
-      counted?.total ?? 0,
+      rows.flatMap((row) => (row.item === null ? [] : [row.item])),
+      rows[0]?.total ?? 0,
       null,
     );
   }

@@ -253,6 +253,13 @@ describe('GET /worklist pagination and sorting', () => {
     const beyond = await list(`limit=4&offset=50&${WIDE}`);
     expect(beyond).toMatchObject({ items: [], total: 9, next_offset: null, previous_offset: 46 });
     expect(await list(`limit=3&offset=1&${WIDE}`)).toMatchObject({ previous_offset: 0, next_offset: 4 });
+    // A search's matches collected and sorted: past the end, the page is empty and the total theirs.
+    for (const sort of ['', '&sort_by=patient_name&sort_order=asc', '&sort_by=updated_at&sort_order=desc']) {
+      const found = await list(`search=brain&limit=2&${WIDE}${sort}`);
+      const past = await list(`search=brain&limit=2&offset=50&${WIDE}${sort}`);
+      expect({ sort, items: past.items, total: past.total }).toEqual({ sort, items: [], total: found.total });
+      expect(found.total).toBeGreaterThan(2);
+    }
   });
 
   const enumRank = (values: readonly string[]) => (value: string | null) =>
