@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { tokenFor } from './auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildUser } from './factories.ts';
+import { seedingStudies } from './seeding-studies.ts';
 import type { TTestServer } from './test-server.ts';
 
 /** A facility as the factories build it, for the seed. */
@@ -31,10 +32,12 @@ export async function searchOrganisations(
     await buildFacility(server.db, { organisationId }),
     await buildFacility(server.db, { organisationId }),
   ];
-  await seed(a);
-  await seed(b);
   const foreign = await buildFacility(server.db);
-  await seed(foreign);
+  await seedingStudies(server.db, async () => {
+    await seed(a);
+    await seed(b);
+    await seed(foreign);
+  });
   const admin = await buildUser(server.db, { role: 'ADMIN', organisationId });
   const radiologist = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [a] });
   const foreignAdmin = await buildUser(server.db, { role: 'ADMIN', organisationId: foreign.organisationId });

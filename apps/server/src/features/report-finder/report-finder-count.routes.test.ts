@@ -16,6 +16,7 @@ import {
   buildUser,
 } from '../../test/factories.ts';
 import { NOW, searchAs } from '../../test/report-finder-world.ts';
+import { seedingStudies } from '../../test/seeding-studies.ts';
 import { startTestServer, type TTestServer } from '../../test/test-server.ts';
 import { worklistScope } from '../worklist/list/worklist-scope.ts';
 import { resolveReportFinderCriteria } from './report-finder-criteria.ts';
@@ -44,13 +45,15 @@ beforeAll(async () => {
   await buildReport(db, { study: template, status: 'COMPLETED', text: 'Pleural effusion, the newest.' });
   // MANY − 1 more FINAL studies a minute apart, older and older, each with a report on effusion;
   // three of them (the oldest) also mention a rare word.
-  await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, patient_name,
-      patient_identifier, accession_number, study_uid, modality, modality_group, status, created_at,
-      study_description)
-    select organisation_id, facility_id, patient_id, patient_name, patient_identifier,
-      'CAP-' || g, study_uid || '.' || g, modality, modality_group, status, created_at - g * interval '1 minute',
-      study_description
-    from studies, generate_series(1, ${MANY - 1}) g where id = ${templateId}::uuid`);
+  await seedingStudies(db, async () => {
+    await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, patient_name,
+        patient_identifier, accession_number, study_uid, modality, modality_group, status, created_at,
+        study_description)
+      select organisation_id, facility_id, patient_id, patient_name, patient_identifier,
+        'CAP-' || g, study_uid || '.' || g, modality, modality_group, status, created_at - g * interval '1 minute',
+        study_description
+      from studies, generate_series(1, ${MANY - 1}) g where id = ${templateId}::uuid`);
+  });
   await db.execute(sql`insert into reports (study_id, organisation_id, status, content, content_text, finalized_at)
     select s.id, s.organisation_id, 'COMPLETED', '<p>x</p>',
       'Small pleural effusion number ' || substr(s.accession_number, 5) ||

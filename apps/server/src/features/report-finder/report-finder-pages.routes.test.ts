@@ -9,6 +9,7 @@ import { queryRows } from '../../db/rows.ts';
 import { tokenFor } from '../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../test/factories.ts';
 import { NOW, searchAs } from '../../test/report-finder-world.ts';
+import { seedingStudies } from '../../test/seeding-studies.ts';
 import { startTestServer, type TTestServer } from '../../test/test-server.ts';
 import { worklistScope } from '../worklist/list/worklist-scope.ts';
 import { resolveReportFinderCriteria } from './report-finder-criteria.ts';
@@ -29,11 +30,13 @@ beforeAll(async () => {
   const template = await buildStudy(db, { facility, status: 'FINAL', createdAt: NOW });
   // MANY FINAL studies a minute apart, each with a report on effusion; those 300-329 and the oldest
   // 30 minutes name it three times (ranked above the others).
-  await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, patient_name,
-      patient_identifier, accession_number, study_uid, modality, modality_group, status, created_at)
-    select organisation_id, facility_id, patient_id, patient_name, patient_identifier,
-      'PAGE-' || g, study_uid || '.' || g, modality, modality_group, status, created_at - g * interval '1 minute'
-    from studies, generate_series(1, ${MANY}) g where id = ${template.id}::uuid`);
+  await seedingStudies(db, async () => {
+    await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, patient_name,
+        patient_identifier, accession_number, study_uid, modality, modality_group, status, created_at)
+      select organisation_id, facility_id, patient_id, patient_name, patient_identifier,
+        'PAGE-' || g, study_uid || '.' || g, modality, modality_group, status, created_at - g * interval '1 minute'
+      from studies, generate_series(1, ${MANY}) g where id = ${template.id}::uuid`);
+  });
   await db.execute(sql`insert into reports (study_id, organisation_id, status, content, content_text, finalized_at)
     select s.id, s.organisation_id, 'COMPLETED', '<p>x</p>',
       case when n between 300 and 329 or n > ${MANY - 30} then 'Effusion. Effusion. Pleural effusion.'

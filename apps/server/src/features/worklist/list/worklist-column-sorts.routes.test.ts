@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
 import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { worklistCountCacheOf } from './worklist-list.routes.ts';
 
@@ -37,6 +38,7 @@ const COLUMNS = {
   series_count: 'series_count',
 } satisfies Partial<Record<TWorklistSortField, string>>;
 type TField = keyof typeof COLUMNS;
+type TWithId = { id: string };
 
 /**
  * 4,200 studies over two facilities: few distinct values per column (ties), some nulls (modality,
@@ -44,12 +46,12 @@ type TField = keyof typeof COLUMNS;
  * together in that order), last updates out of arrival order (every ninth updated days after it
  * arrived, every thirteenth an hour before: a clock behind PostgreSQL's).
  */
-async function seed(organisation: string, facilities: string[], patients: string[], prefix: string) {
+async function seed(organisation: string, facilities: TWithId[], patients: TWithId[], prefix: string) {
   await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
       patient_name, patient_identifier, modality, study_description, series_count, status, modality_group,
       priority_tag, last_assigned_user_id, created_at, updated_at, study_datetime)
-    select ${organisation}::uuid, (array[${facilities[0]}::uuid, ${facilities[1]}::uuid])[1 + g % 2],
-      (array[${patients[0]}::uuid, ${patients[1]}::uuid])[1 + g % 2], ${prefix} || g,
+    select ${organisation}::uuid, (array[${facilities[0]?.id}::uuid, ${facilities[1]?.id}::uuid])[1 + g % 2],
+      (array[${patients[0]?.id}::uuid, ${patients[1]?.id}::uuid])[1 + g % 2], ${prefix} || g,
       'Patient ' || (g % 37), (array['A-', 'B-'])[1 + g % 2] || lpad((g % 97)::text, 3, '0'),
       (array['CT', 'MR', 'CR', null, 'US'])[1 + g % 5], (array['Chest', null, 'Brain'])[1 + g % 3],
       g % 6, (array['TO_READ','ASSIGNED','FINAL','ORDERED','DRAFTED']::study_status[])[1 + g % 5],
@@ -86,24 +88,16 @@ beforeAll(async () => {
   reporterId = reporter.id;
   tokens.reporter = await tokenFor(server, reporter);
   const patients = await Promise.all(facilities.map((facility) => buildPatient(db, { facility })));
-  await seed(
-    organisationId,
-    facilityIds,
-    patients.map((patient) => patient.id),
-    'CS',
-  );
-  // Another organisation's studies interleave in every sort order; none may show.
-  otherOrganisationId = (await buildOrganisation(db)).id;
-  const others = await Promise.all(
-    [1, 2].map(() => buildFacility(db, { organisationId: otherOrganisationId })),
-  );
-  const otherPatients = await Promise.all(others.map((facility) => buildPatient(db, { facility })));
-  await seed(
-    otherOrganisationId,
-    others.map((facility) => facility.id),
-    otherPatients.map((patient) => patient.id),
-    'XO',
-  );
+  await seedingStudies(db, async () => {
+    await seed(organisationId, facilities, patients, 'CS');
+    // Another organisation's studies interleave in every sort order; none may show.
+    otherOrganisationId = (await buildOrganisation(db)).id;
+    const others = await Promise.all(
+      [1, 2].map(() => buildFacility(db, { organisationId: otherOrganisationId })),
+    );
+    const otherPatients = await Promise.all(others.map((facility) => buildPatient(db, { facility })));
+    await seed(otherOrganisationId, others, otherPatients, 'XO');
+  });
 });
 
 afterAll(async () => server.close());

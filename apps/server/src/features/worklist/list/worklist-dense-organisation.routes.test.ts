@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
 import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { DENSE_ONE_IN } from './worklist-dense-search.ts';
 
@@ -50,16 +51,18 @@ beforeAll(async () => {
   const db = server.db;
   organisationId = (await buildOrganisation(db)).id;
   tokens.admin = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId }));
-  await insertStudies(organisationId, STUDIES, 0);
-  // One study of two months ago: all dates reach past the walked days (31).
-  await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
-      patient_name, status, created_at)
-    select organisation_id, facility_id, patient_id, 'DO0', 'Dense Ada', 'FINAL', ${NOW.toISOString()}::timestamptz - interval '60 days'
-    from studies where organisation_id = ${organisationId}::uuid limit 1`);
-  // Another organisation's studies, each a minute newer than ours, with the same names.
-  const other = (await buildOrganisation(db)).id;
-  tokens.otherAdmin = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId: other }));
-  await insertStudies(other, 600, 1);
+  await seedingStudies(db, async () => {
+    await insertStudies(organisationId, STUDIES, 0);
+    // One study of two months ago: all dates reach past the walked days (31).
+    await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
+        patient_name, status, created_at)
+      select organisation_id, facility_id, patient_id, 'DO0', 'Dense Ada', 'FINAL', ${NOW.toISOString()}::timestamptz - interval '60 days'
+      from studies where organisation_id = ${organisationId}::uuid limit 1`);
+    // Another organisation's studies, each a minute newer than ours, with the same names.
+    const other = (await buildOrganisation(db)).id;
+    tokens.otherAdmin = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId: other }));
+    await insertStudies(other, 600, 1);
+  });
 });
 
 afterAll(async () => server.close());

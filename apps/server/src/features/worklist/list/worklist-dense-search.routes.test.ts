@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
 import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 
 const NOW = new Date('2026-11-19T12:00:00Z');
@@ -79,15 +80,17 @@ beforeAll(async () => {
     facilities: [a, b],
   });
   reporterId = reporter.id;
-  // Even studies in a (all the reporter's: more than SEARCH_IN_RANGE_AT_MOST), odd ones in b.
-  await seed(a, 1, STUDIES / 2, 0, reporter.id);
-  await seed(b, STUDIES / 2 + 1, STUDIES / 2, 1);
-  // The same texts in a facility of the organisation that is not theirs, in another organisation,
-  // and in theirs 40 days ago (outside the range): never found.
-  await seed(notTheirs, 1, 300);
-  await seed(a, STUDIES + 1, 300, 40 * 24 * 60, reporter.id);
   const foreignFacility = await buildFacility(server.db);
-  await seed(foreignFacility, 1, 300);
+  // Even studies in a (all the reporter's: more than SEARCH_IN_RANGE_AT_MOST), odd ones in b.
+  await seedingStudies(server.db, async () => {
+    await seed(a, 1, STUDIES / 2, 0, reporter.id);
+    await seed(b, STUDIES / 2 + 1, STUDIES / 2, 1);
+    // The same texts in a facility of the organisation that is not theirs, in another organisation,
+    // and in theirs 40 days ago (outside the range): never found.
+    await seed(notTheirs, 1, 300);
+    await seed(a, STUDIES + 1, 300, 40 * 24 * 60, reporter.id);
+    await seed(foreignFacility, 1, 300);
+  });
   const foreign = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [foreignFacility] });
   radiologistToken = await tokenFor(server, radiologist);
   reporterToken = await tokenFor(server, reporter);

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { resolvedCriteriaOf } from '../../../test/worklist-criteria.ts';
 import { listWorklist } from '../../../test/worklist-requests.ts';
@@ -56,25 +57,27 @@ beforeAll(async () => {
   organisationId = organisation.id;
   const facility = await buildFacility(server.db, { organisationId });
   admin = await buildUser(server.db, { role: 'ADMIN', organisationId });
-  // Interleaved in time, so the newest studies hold the text densely (the walk's probe).
-  await seed(facility, {
-    count: 1_500,
-    minutes: 0,
-    modality: 'MR',
-    group: 'MRI',
-    description: 'Lumbar Spine',
-  });
-  await seed(facility, { count: 4_000, minutes: 5, modality: 'US', group: 'USG', description: 'Abdomen' });
-  await seed(facility, { count: 300, minutes: 3, modality: 'NM', group: 'NM', description: 'Bone Scan' });
-  // A study of no group holding the text, first by modality descending.
-  await seed(facility, { count: 3, minutes: 7, modality: 'ZZ', group: null, description: 'Lumbar Spine' });
   const otherFacility = await buildFacility(server.db);
-  await seed(otherFacility, {
-    count: 200,
-    minutes: 1,
-    modality: 'MR',
-    group: 'MRI',
-    description: 'Lumbar Spine',
+  await seedingStudies(server.db, async () => {
+    // Interleaved in time, so the newest studies hold the text densely (the walk's probe).
+    await seed(facility, {
+      count: 1_500,
+      minutes: 0,
+      modality: 'MR',
+      group: 'MRI',
+      description: 'Lumbar Spine',
+    });
+    await seed(facility, { count: 4_000, minutes: 5, modality: 'US', group: 'USG', description: 'Abdomen' });
+    await seed(facility, { count: 300, minutes: 3, modality: 'NM', group: 'NM', description: 'Bone Scan' });
+    // A study of no group holding the text, first by modality descending.
+    await seed(facility, { count: 3, minutes: 7, modality: 'ZZ', group: null, description: 'Lumbar Spine' });
+    await seed(otherFacility, {
+      count: 200,
+      minutes: 1,
+      modality: 'MR',
+      group: 'MRI',
+      description: 'Lumbar Spine',
+    });
   });
   const otherAdmin = await buildUser(server.db, {
     role: 'ADMIN',

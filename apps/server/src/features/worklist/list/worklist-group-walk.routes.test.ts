@@ -10,6 +10,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReporterWorld } from '../../../test/reporter-world.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { idsInOrder, insertSpreadStudies } from '../../../test/spread-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
@@ -42,11 +43,13 @@ beforeAll(async () => {
     status: sql`(array['ORDERED','TO_READ','FINAL'])[1 + g % 3]`,
     arrival: sql`${NOW.toISOString()}::timestamptz - g * ${`${seconds} seconds`}::interval`,
   });
-  await insertSpreadStudies(server.db, [facility], OTHERS, columns('O', 180));
-  await insertSpreadStudies(server.db, [facility], OWN, columns('R', 1_080));
-  await server.db.execute(sql`update studies set last_assigned_user_id = ${reporterId}::uuid,
-      status = 'ASSIGNED'
-    where organisation_id = ${organisationId}::uuid and accession_number like 'R%'`);
+  await seedingStudies(server.db, async () => {
+    await insertSpreadStudies(server.db, [facility], OTHERS, columns('O', 180));
+    await insertSpreadStudies(server.db, [facility], OWN, columns('R', 1_080));
+    await server.db.execute(sql`update studies set last_assigned_user_id = ${reporterId}::uuid,
+        status = 'ASSIGNED'
+      where organisation_id = ${organisationId}::uuid and accession_number like 'R%'`);
+  });
   await server.db.execute(sql`analyze studies`);
 });
 

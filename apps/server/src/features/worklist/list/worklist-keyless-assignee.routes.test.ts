@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
 import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
 
@@ -38,19 +39,21 @@ beforeAll(async () => {
   const ids = sql.raw(`array[${facilityIds.map((id) => `'${id}'`).join(',')}]::uuid[]`);
   // 3,000 studies over the three facilities, one every 15 minutes; ten in eleven patients are a
   // "Maria" (holding "ri"), half the studies are the reporter's, in all three facilities.
-  await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
-      patient_name, patient_identifier, study_description, modality, modality_group, status,
-      last_assigned_user_id, created_at, updated_at)
-    select ${organisationId}::uuid, (${ids})[g % 3 + 1], ${patient.id}::uuid, 'KA' || g,
-      case when g % 11 = 0 then 'Tom ' || g else 'Maria ' || g end, 'P' || g, 'Study',
-      (array['CT', 'US', 'CR'])[g % 5 % 3 + 1],
-      (array['CT', 'USG', 'XRAY'])[g % 5 % 3 + 1]::modality_group,
-      (case when g % 97 = 0 then 'DELETED'
-        else (array['ORDERED','TO_READ','ASSIGNED','IN_REVIEW','DRAFTED','FINAL'])[g / 7 % 6 + 1] end)::study_status,
-      case when g % 4 < 2 then ${reporterId}::uuid end,
-      ${NOW.toISOString()}::timestamptz - g * interval '15 minutes',
-      ${NOW.toISOString()}::timestamptz - g * interval '15 minutes'
-    from generate_series(1, 3000) g`);
+  await seedingStudies(server.db, async () => {
+    await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id,
+        accession_number, patient_name, patient_identifier, study_description, modality, modality_group,
+        status, last_assigned_user_id, created_at, updated_at)
+      select ${organisationId}::uuid, (${ids})[g % 3 + 1], ${patient.id}::uuid, 'KA' || g,
+        case when g % 11 = 0 then 'Tom ' || g else 'Maria ' || g end, 'P' || g, 'Study',
+        (array['CT', 'US', 'CR'])[g % 5 % 3 + 1],
+        (array['CT', 'USG', 'XRAY'])[g % 5 % 3 + 1]::modality_group,
+        (case when g % 97 = 0 then 'DELETED'
+          else (array['ORDERED','TO_READ','ASSIGNED','IN_REVIEW','DRAFTED','FINAL'])[g / 7 % 6 + 1] end)::study_status,
+        case when g % 4 < 2 then ${reporterId}::uuid end,
+        ${NOW.toISOString()}::timestamptz - g * interval '15 minutes',
+        ${NOW.toISOString()}::timestamptz - g * interval '15 minutes'
+      from generate_series(1, 3000) g`);
+  });
   // The pair index's statistics tell the search that "ri" is common.
   await server.db.execute(sql`analyze studies`);
 });

@@ -11,6 +11,7 @@ import { loadScope } from '../../../access/scope.ts';
 import type { TPrincipal } from '../../../auth/principal.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacilities, buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { idsInOrder, insertSpreadStudies, SORTED_COLUMNS } from '../../../test/spread-studies.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
@@ -47,12 +48,14 @@ beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
   organisationId = (await buildOrganisation(server.db)).id;
   const facilities = await buildFacilities(server.db, organisationId, 2);
-  await seed(facilities, 8_000);
-  const adminUser = await buildUser(server.db, { role: 'ADMIN', organisationId });
-  admin = adminPrincipal(adminUser, organisationId);
-  tokens.admin = await tokenFor(server, adminUser);
   const other = await buildFacility(server.db);
-  await seed([other], 400);
+  await seedingStudies(server.db, async () => {
+    await seed(facilities, 8_000);
+    const adminUser = await buildUser(server.db, { role: 'ADMIN', organisationId });
+    admin = adminPrincipal(adminUser, organisationId);
+    tokens.admin = await tokenFor(server, adminUser);
+    await seed([other], 400);
+  });
   tokens.otherAdmin = await tokenFor(
     server,
     await buildUser(server.db, { role: 'ADMIN', organisationId: other.organisationId }),

@@ -12,6 +12,7 @@ import { queryRows } from '../../../db/rows.ts';
 import { worklistCriteria } from '../../../test/worklist-criteria.ts';
 import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { LISTED_STATUSES } from './worklist-criteria.ts';
 import { worklistCountCacheOf } from './worklist-list.routes.ts';
@@ -80,13 +81,15 @@ beforeAll(async () => {
     { name: null, modalities: ['OT', 'SR'], studies: ['Outside film', 'Outside report'], untitled: false },
   ];
   const counts = { XRAY: 5_600, MRI: 1_700, CT: 1_500, NONE: 300 };
-  for (const group of groups) {
-    await seed(own.organisation, own.facilityIds, own.patient, group, counts[group.name ?? 'NONE']);
-  }
-  const other = await world();
-  for (const group of groups.filter((one) => one.name === 'MRI' || one.name === 'CT')) {
-    await seed(other.organisation, other.facilityIds, other.patient, group, 900);
-  }
+  await seedingStudies(db, async () => {
+    for (const group of groups) {
+      await seed(own.organisation, own.facilityIds, own.patient, group, counts[group.name ?? 'NONE']);
+    }
+    const other = await world();
+    for (const group of groups.filter((one) => one.name === 'MRI' || one.name === 'CT')) {
+      await seed(other.organisation, other.facilityIds, other.patient, group, 900);
+    }
+  });
   await db.execute(sql`vacuum analyze studies`);
 });
 

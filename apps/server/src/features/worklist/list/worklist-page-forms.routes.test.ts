@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
 import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { worklistCountCacheOf } from './worklist-list.routes.ts';
 
@@ -54,27 +55,29 @@ beforeAll(async () => {
   const patients = await Promise.all(facilities.map((facility) => buildPatient(db, { facility })));
   // Every third study shares its created_at with the one before (ties), names repeat (ties on the
   // name sort), 3 % are URGENT, statuses and modality groups rotate.
-  await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number, patient_name,
-      status, modality_group, priority_tag, created_at)
-    select ${organisationId}::uuid, (array[${facilityIds[0]}::uuid, ${facilityIds[1]}::uuid])[1 + g % 2],
-      (array[${patients[0]?.id}::uuid, ${patients[1]?.id}::uuid])[1 + g % 2], 'PF' || g,
-      'Patient ' || (g % 37), (array['TO_READ','ASSIGNED','FINAL','ORDERED']::study_status[])[1 + g % 4],
-      (array['CT','MRI','XRAY']::modality_group[])[1 + g % 3],
-      case when g % 33 = 0 then 'URGENT'::priority_tag end,
-      ${NOW.toISOString()}::timestamptz - ((g - g % 3) * interval '7 minutes')
-    from generate_series(1, ${STUDIES}) g`);
-  // Study dates a few hours before arrival, in another order than arrival; every tenth unknown.
-  await db.execute(sql`update studies
-    set study_datetime = created_at - (substr(accession_number, 3)::int % 7) * interval '90 minutes'
-    where organisation_id = ${organisationId}::uuid and substr(accession_number, 3)::int % 10 <> 0`);
-  await db.execute(sql`update studies set last_assigned_user_id = ${assigneeId}::uuid
-    where organisation_id = ${organisationId}::uuid and substr(accession_number, 3)::int % 5 = 0`);
-  await db.execute(sql`update studies set last_assigned_user_id = ${staffId}::uuid
-    where organisation_id = ${organisationId}::uuid and substr(accession_number, 3)::int % 5 <> 0
-    and substr(accession_number, 3)::int % 7 = 0`);
-  await db.execute(sql`update studies set last_assigned_user_id = ${reporterId}::uuid
-    where organisation_id = ${organisationId}::uuid and last_assigned_user_id is null
-    and substr(accession_number, 3)::int % 11 = 0`);
+  await seedingStudies(db, async () => {
+    await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
+        patient_name, status, modality_group, priority_tag, created_at)
+      select ${organisationId}::uuid, (array[${facilityIds[0]}::uuid, ${facilityIds[1]}::uuid])[1 + g % 2],
+        (array[${patients[0]?.id}::uuid, ${patients[1]?.id}::uuid])[1 + g % 2], 'PF' || g,
+        'Patient ' || (g % 37), (array['TO_READ','ASSIGNED','FINAL','ORDERED']::study_status[])[1 + g % 4],
+        (array['CT','MRI','XRAY']::modality_group[])[1 + g % 3],
+        case when g % 33 = 0 then 'URGENT'::priority_tag end,
+        ${NOW.toISOString()}::timestamptz - ((g - g % 3) * interval '7 minutes')
+      from generate_series(1, ${STUDIES}) g`);
+    // Study dates a few hours before arrival, in another order than arrival; every tenth unknown.
+    await db.execute(sql`update studies
+      set study_datetime = created_at - (substr(accession_number, 3)::int % 7) * interval '90 minutes'
+      where organisation_id = ${organisationId}::uuid and substr(accession_number, 3)::int % 10 <> 0`);
+    await db.execute(sql`update studies set last_assigned_user_id = ${assigneeId}::uuid
+      where organisation_id = ${organisationId}::uuid and substr(accession_number, 3)::int % 5 = 0`);
+    await db.execute(sql`update studies set last_assigned_user_id = ${staffId}::uuid
+      where organisation_id = ${organisationId}::uuid and substr(accession_number, 3)::int % 5 <> 0
+      and substr(accession_number, 3)::int % 7 = 0`);
+    await db.execute(sql`update studies set last_assigned_user_id = ${reporterId}::uuid
+      where organisation_id = ${organisationId}::uuid and last_assigned_user_id is null
+      and substr(accession_number, 3)::int % 11 = 0`);
+  });
 });
 
 afterAll(async () => server.close());

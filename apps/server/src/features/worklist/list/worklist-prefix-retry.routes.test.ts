@@ -9,6 +9,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReporterWorld } from '../../../test/reporter-world.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { idsInOrder, insertSpreadStudies } from '../../../test/spread-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
@@ -43,22 +44,24 @@ beforeAll(async () => {
   };
   // The others arrive over the last five days (and are last updated so), the reporter's over the 33
   // days before: every other study comes first by last update.
-  await insertSpreadStudies(server.db, [facility], OTHERS, {
-    ...columns,
-    accession: sql`'O' || g`,
-    description: sql`'Abdomen'`,
-    status: sql`(array['ORDERED','TO_READ','FINAL'])[1 + g % 3]`,
-    arrival: sql`${NOW.toISOString()}::timestamptz - g * interval '18 seconds'`,
+  await seedingStudies(server.db, async () => {
+    await insertSpreadStudies(server.db, [facility], OTHERS, {
+      ...columns,
+      accession: sql`'O' || g`,
+      description: sql`'Abdomen'`,
+      status: sql`(array['ORDERED','TO_READ','FINAL'])[1 + g % 3]`,
+      arrival: sql`${NOW.toISOString()}::timestamptz - g * interval '18 seconds'`,
+    });
+    await insertSpreadStudies(server.db, [facility], OWN, {
+      ...columns,
+      accession: sql`'R' || g`,
+      description: sql`'Chest PA'`,
+      status: sql`(array['ASSIGNED','DRAFTED','FINAL'])[1 + g % 3]`,
+      arrival: sql`${NOW.toISOString()}::timestamptz - interval '5 days 1 hour' - g * interval '18 minutes'`,
+    });
+    await server.db.execute(sql`update studies set last_assigned_user_id = ${reporterId}::uuid
+      where organisation_id = ${organisationId}::uuid and accession_number like 'R%'`);
   });
-  await insertSpreadStudies(server.db, [facility], OWN, {
-    ...columns,
-    accession: sql`'R' || g`,
-    description: sql`'Chest PA'`,
-    status: sql`(array['ASSIGNED','DRAFTED','FINAL'])[1 + g % 3]`,
-    arrival: sql`${NOW.toISOString()}::timestamptz - interval '5 days 1 hour' - g * interval '18 minutes'`,
-  });
-  await server.db.execute(sql`update studies set last_assigned_user_id = ${reporterId}::uuid
-    where organisation_id = ${organisationId}::uuid and accession_number like 'R%'`);
   await server.db.execute(sql`analyze studies`);
 });
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, adminTokenFor, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacilities, buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { insertSpreadStudies } from '../../../test/spread-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { resolvedCriteriaOf } from '../../../test/worklist-criteria.ts';
@@ -56,10 +57,12 @@ beforeAll(async () => {
     // Spread over two years, the tagged among the untagged.
     arrival: sql`${NOW.toISOString()}::timestamptz - g * interval '${sql.raw(tagged ? '150' : '175')} minutes'`,
   });
-  await insertSpreadStudies(server.db, facilities, UNTAGGED, columns(false));
-  await insertSpreadStudies(server.db, facilities, TAGGED, columns(true));
   const foreign = await buildFacility(server.db);
-  await insertSpreadStudies(server.db, [foreign], 300, { ...columns(true), accession: sql`'F' || g` });
+  await seedingStudies(server.db, async () => {
+    await insertSpreadStudies(server.db, facilities, UNTAGGED, columns(false));
+    await insertSpreadStudies(server.db, facilities, TAGGED, columns(true));
+    await insertSpreadStudies(server.db, [foreign], 300, { ...columns(true), accession: sql`'F' || g` });
+  });
   tokens.foreign = await adminTokenFor(server, foreign.organisationId);
   await server.db.execute(sql`analyze studies`);
 });

@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 
 const NOW = new Date('2026-11-19T12:00:00Z');
@@ -40,8 +41,10 @@ beforeAll(async () => {
     server,
     await buildUser(db, { role: 'RADIOLOGIST', facilities: [facility] }),
   );
-  await insertStudies(facility, DELETED, 'Qzy Doe', 'DELETED');
-  for (const status of ['ORDERED', 'TO_READ', 'FINAL']) await insertStudies(facility, 1, 'Qzy Roe', status);
+  await seedingStudies(db, async () => {
+    await insertStudies(facility, DELETED, 'Qzy Doe', 'DELETED');
+    for (const status of ['ORDERED', 'TO_READ', 'FINAL']) await insertStudies(facility, 1, 'Qzy Roe', status);
+  });
   const other = (await buildOrganisation(db)).id;
   tokens.otherAdmin = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId: other }));
 });

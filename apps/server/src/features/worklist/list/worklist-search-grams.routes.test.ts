@@ -12,6 +12,7 @@ import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { countWorklist, expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
@@ -65,16 +66,18 @@ beforeAll(async () => {
   staffFacilities = [a.id, b.id];
   const adminUser = await buildUser(server.db, { role: 'ADMIN', organisationId });
   const radiologist = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [a, b] });
-  // 62 days of studies in the first facility (every accession holds "a00000"), 10 in the two others,
-  // and in another organisation the same identifiers.
-  await seed(a, 1, 6_000);
-  await seed(b, 10_001, 1_000);
-  await seed(notTheirs, 20_001, 1_000);
   const foreignFacility = await buildFacility(server.db);
-  await seed(foreignFacility, 1, 1_000);
-  // Each of the grams of "a12345" but not the text: found by the index, dropped by the substring test.
-  await buildStudy(server.db, { facility: a, patientIdentifier: 'A1234X12345', createdAt: NOW });
-  await buildStudy(server.db, { facility: a, patientIdentifier: 'A12345', createdAt: NOW });
+  await seedingStudies(server.db, async () => {
+    // 62 days of studies in the first facility (every accession holds "a00000"), 10 in the two others,
+    // and in another organisation the same identifiers.
+    await seed(a, 1, 6_000);
+    await seed(b, 10_001, 1_000);
+    await seed(notTheirs, 20_001, 1_000);
+    await seed(foreignFacility, 1, 1_000);
+    // Each of the grams of "a12345" but not the text: found by the index, dropped by the substring test.
+    await buildStudy(server.db, { facility: a, patientIdentifier: 'A1234X12345', createdAt: NOW });
+    await buildStudy(server.db, { facility: a, patientIdentifier: 'A12345', createdAt: NOW });
+  });
   const foreign = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [foreignFacility] });
   adminToken = await tokenFor(server, adminUser);
   admin = adminPrincipal(adminUser, organisationId);

@@ -10,6 +10,7 @@ import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildStudy, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { listWorklist } from '../../../test/worklist-requests.ts';
@@ -32,19 +33,21 @@ beforeAll(async () => {
   // 13,000 studies over 18 days, one every 2 minutes: every fifth open (Ordered, To read, Assigned
   // in turn) and described "Xeno Open" (every 40th of them "Bone Open"), the rest final and described
   // "Bone Scan": "bone" is in 10,400 final studies and 65 of the 2,600 open ones.
-  await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
-      patient_name, patient_identifier, study_description, modality, modality_group, status, created_at,
-      updated_at, study_datetime)
-    select ${organisationId}::uuid, ${facility.id}::uuid,
-      (select id from patients where facility_id = ${facility.id}::uuid limit 1), 'B' || g,
-      'Patient ' || g, 'P' || lpad(g::text, 6, '0'),
-      case when g % 5 <> 0 then 'Bone Scan' when g % 200 = 0 then 'Bone Open' else 'Xeno Open' end,
-      'NM', 'NM'::modality_group,
-      (case when g % 5 <> 0 then 'FINAL' else (array['ORDERED','TO_READ','ASSIGNED'])[(g / 5) % 3 + 1] end)::study_status,
-      ${NOW.toISOString()}::timestamptz - g * interval '2 minutes',
-      ${NOW.toISOString()}::timestamptz - g * interval '2 minutes',
-      ${NOW.toISOString()}::timestamptz - g * interval '2 minutes'
-    from generate_series(1, 13000) g`);
+  await seedingStudies(server.db, async () => {
+    await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id,
+        accession_number, patient_name, patient_identifier, study_description, modality, modality_group,
+        status, created_at, updated_at, study_datetime)
+      select ${organisationId}::uuid, ${facility.id}::uuid,
+        (select id from patients where facility_id = ${facility.id}::uuid limit 1), 'B' || g,
+        'Patient ' || g, 'P' || lpad(g::text, 6, '0'),
+        case when g % 5 <> 0 then 'Bone Scan' when g % 200 = 0 then 'Bone Open' else 'Xeno Open' end,
+        'NM', 'NM'::modality_group,
+        (case when g % 5 <> 0 then 'FINAL' else (array['ORDERED','TO_READ','ASSIGNED'])[(g / 5) % 3 + 1] end)::study_status,
+        ${NOW.toISOString()}::timestamptz - g * interval '2 minutes',
+        ${NOW.toISOString()}::timestamptz - g * interval '2 minutes',
+        ${NOW.toISOString()}::timestamptz - g * interval '2 minutes'
+      from generate_series(1, 13000) g`);
+  });
   const adminUser = await buildUser(server.db, { role: 'ADMIN', organisationId });
   admin = adminPrincipal(adminUser, organisationId);
   adminToken = await tokenFor(server, adminUser);

@@ -12,6 +12,7 @@ import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { insertSpreadStudies, sortedByName } from '../../../test/spread-studies.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
@@ -75,35 +76,37 @@ beforeAll(async () => {
   staffFacilities = facilities.slice(0, 2).map((facility) => facility.id);
   const adminUser = await buildUser(server.db, { role: 'ADMIN', organisationId });
   const radiologist = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: facilities.slice(0, 2) });
-  await seed(facilities, STUDIES);
-  const foreignFacility = await buildFacility(server.db);
-  await seed([foreignFacility], 300);
-  const foreign = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [foreignFacility] });
-  admin = adminPrincipal(adminUser, organisationId);
-  // An organisation whose 7,400 studies arrived over the last 15 days: its newest month alone holds
-  // more nuclear medicine studies than the count's cap, which a walk of that month reaches.
-  const recentFacility = await buildFacility(server.db);
-  await seed([recentFacility], 7_400, 3);
-  const recentAdminUser = await buildUser(server.db, {
-    role: 'ADMIN',
-    organisationId: recentFacility.organisationId,
+  await seedingStudies(server.db, async () => {
+    await seed(facilities, STUDIES);
+    const foreignFacility = await buildFacility(server.db);
+    await seed([foreignFacility], 300);
+    const foreign = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [foreignFacility] });
+    admin = adminPrincipal(adminUser, organisationId);
+    // An organisation whose 7,400 studies arrived over the last 15 days: its newest month alone holds
+    // more nuclear medicine studies than the count's cap, which a walk of that month reaches.
+    const recentFacility = await buildFacility(server.db);
+    await seed([recentFacility], 7_400, 3);
+    const recentAdminUser = await buildUser(server.db, {
+      role: 'ADMIN',
+      organisationId: recentFacility.organisationId,
+    });
+    recentAdmin = adminPrincipal(recentAdminUser, recentFacility.organisationId);
+    recentOrganisationId = recentFacility.organisationId;
+    // Its radiologist reads every one of its studies.
+    const reader = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [recentFacility] });
+    recentReaderId = reader.id;
+    recentReader = {
+      ...adminPrincipal(reader, recentOrganisationId),
+      role: 'RADIOLOGIST',
+      facilityIds: [recentFacility.id],
+    };
+    await server.db.execute(sql`update studies set last_assigned_user_id = ${reader.id}::uuid
+      where organisation_id = ${recentOrganisationId}::uuid`);
+    recentAdminToken = await tokenFor(server, recentAdminUser);
+    adminToken = await tokenFor(server, adminUser);
+    radiologistToken = await tokenFor(server, radiologist);
+    foreignToken = await tokenFor(server, foreign);
   });
-  recentAdmin = adminPrincipal(recentAdminUser, recentFacility.organisationId);
-  recentOrganisationId = recentFacility.organisationId;
-  // Its radiologist reads every one of its studies.
-  const reader = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [recentFacility] });
-  recentReaderId = reader.id;
-  recentReader = {
-    ...adminPrincipal(reader, recentOrganisationId),
-    role: 'RADIOLOGIST',
-    facilityIds: [recentFacility.id],
-  };
-  await server.db.execute(sql`update studies set last_assigned_user_id = ${reader.id}::uuid
-    where organisation_id = ${recentOrganisationId}::uuid`);
-  recentAdminToken = await tokenFor(server, recentAdminUser);
-  adminToken = await tokenFor(server, adminUser);
-  radiologistToken = await tokenFor(server, radiologist);
-  foreignToken = await tokenFor(server, foreign);
   // The keys' estimate comes from the modality-keyed index's statistics.
   await server.db.execute(sql`analyze studies`);
 });

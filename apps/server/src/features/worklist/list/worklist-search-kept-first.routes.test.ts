@@ -12,6 +12,7 @@ import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, adminTokenFor, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { idsInOrder, insertSpreadStudies } from '../../../test/spread-studies.ts';
 import { resolvedCriteriaOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
@@ -62,17 +63,19 @@ beforeAll(async () => {
       status: sql`(array['ASSIGNED','DRAFTED','FINAL','FINAL','IN_REVIEW'])[1 + g % 5]`,
       arrival: sql.raw(`'${NOW.toISOString()}'::timestamptz - g * interval '${minutes} minutes'`),
     });
-  await insert(own, 90, 'NA', 37);
-  await insert(other, 1_500, 'NB', 3);
-  await insert(third, 1_200, 'FC', 4);
-  await insert(own, 400, 'UA', 11);
-  for (const [prefix, userId] of [
-    ['N', near.id],
-    ['F', far.id],
-  ] as const) {
-    await server.db.execute(sql`update studies set last_assigned_user_id = ${userId}::uuid
-      where organisation_id = ${organisationId}::uuid and accession_number like ${`${prefix}%`}`);
-  }
+  await seedingStudies(server.db, async () => {
+    await insert(own, 90, 'NA', 37);
+    await insert(other, 1_500, 'NB', 3);
+    await insert(third, 1_200, 'FC', 4);
+    await insert(own, 400, 'UA', 11);
+    for (const [prefix, userId] of [
+      ['N', near.id],
+      ['F', far.id],
+    ] as const) {
+      await server.db.execute(sql`update studies set last_assigned_user_id = ${userId}::uuid
+        where organisation_id = ${organisationId}::uuid and accession_number like ${`${prefix}%`}`);
+    }
+  });
   // Another organisation: an admin who may not name this one's radiologists.
   const foreign = await buildFacility(server.db);
   tokens.foreign = await adminTokenFor(server, foreign.organisationId);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
 import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { countWorklist, listWorklist } from '../../../test/worklist-requests.ts';
 import { searchModalitiesOf } from './worklist-search-modality.ts';
@@ -86,14 +87,16 @@ beforeAll(async () => {
   staffFacilities = [a.id, b.id];
   const admin = await buildUser(server.db, { role: 'ADMIN', organisationId });
   const radiologist = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [a, b] });
-  // 40 days of studies in each of the three (the last 10 outside the month), and in another
-  // organisation the same texts.
-  await seed(a, 1, 2_900);
-  await seed(b, 5_001, 2_900, 7);
-  await seed(notTheirs, 10_001, 2_900, 3);
   const foreignFacility = await buildFacility(server.db);
-  await seed(foreignFacility, 1, 900);
-  for (const facility of [a, b, notTheirs, foreignFacility]) await seedRibs(facility);
+  await seedingStudies(server.db, async () => {
+    // 40 days of studies in each of the three (the last 10 outside the month), and in another
+    // organisation the same texts.
+    await seed(a, 1, 2_900);
+    await seed(b, 5_001, 2_900, 7);
+    await seed(notTheirs, 10_001, 2_900, 3);
+    await seed(foreignFacility, 1, 900);
+    for (const facility of [a, b, notTheirs, foreignFacility]) await seedRibs(facility);
+  });
   const foreign = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [foreignFacility] });
   adminToken = await tokenFor(server, admin);
   radiologistToken = await tokenFor(server, radiologist);

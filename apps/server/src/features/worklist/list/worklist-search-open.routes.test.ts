@@ -17,6 +17,7 @@ import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { listWorklist } from '../../../test/worklist-requests.ts';
 import { resolveWorklistCriteria } from './worklist-criteria.ts';
@@ -78,12 +79,14 @@ beforeAll(async () => {
     facilities: [a, b],
   });
   reporterId = reporter.id;
-  await seed(a, 1, 3_000);
-  await seed(b, 5_001, 3_000);
-  await seed(notTheirs, 10_001, 3_000);
   const foreignFacility = await buildFacility(server.db);
   foreignOrganisationId = foreignFacility.organisationId;
-  await seed(foreignFacility, 1, 600);
+  await seedingStudies(server.db, async () => {
+    await seed(a, 1, 3_000);
+    await seed(b, 5_001, 3_000);
+    await seed(notTheirs, 10_001, 3_000);
+    await seed(foreignFacility, 1, 600);
+  });
   const foreign = await buildUser(server.db, {
     role: 'ADMIN',
     organisationId: foreignFacility.organisationId,

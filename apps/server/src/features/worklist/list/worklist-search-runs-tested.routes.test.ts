@@ -13,6 +13,7 @@ import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { insertSpreadStudies, sortedByName } from '../../../test/spread-studies.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
@@ -66,9 +67,11 @@ beforeAll(async () => {
     role: 'RADIOLOGIST',
     facilities: facilities.slice(0, 1),
   });
-  await seed(facilities, STUDIES);
   const otherFacility = await buildFacility(server.db);
-  await seed([otherFacility], 400);
+  await seedingStudies(server.db, async () => {
+    await seed(facilities, STUDIES);
+    await seed([otherFacility], 400);
+  });
   const otherAdmin = await buildUser(server.db, {
     role: 'ADMIN',
     organisationId: otherFacility.organisationId,

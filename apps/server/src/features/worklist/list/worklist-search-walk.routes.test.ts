@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
 import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { referringPhysicians } from '../../../db/schema/index.ts';
 import { SEARCH_IN_RANGE_AT_MOST } from './worklist-search-in-range.ts';
@@ -54,46 +55,48 @@ beforeAll(async () => {
   const db = server.db;
   organisationId = (await buildOrganisation(db)).id;
   tokens.admin = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId }));
-  const facilities = await insertStudies(organisationId, STUDIES, 'SW');
-  // One study back-dated three years: the walk reads what lies beyond its keyed runs (31 weeks) in
-  // one more run on the plain trigram index.
-  await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
-      patient_name, status, created_at)
-    select organisation_id, facility_id, patient_id, 'SW0', 'Patient Ancient', 'FINAL',
-      ${NOW.toISOString()}::timestamptz - interval '156 weeks'
-    from studies where organisation_id = ${organisationId}::uuid limit 1`);
-  // A referring physician who referred every 50th study (walked: their visibility is no facility's).
-  const referrer = await buildUser(db, { role: 'REFERRING_PHYSICIAN', organisationId });
-  tokens.referrer = await tokenFor(server, referrer);
-  const [physician] = await db
-    .insert(referringPhysicians)
-    .values({ organisationId, userId: referrer.id, name: 'Dr Walk' })
-    .returning();
-  const referred = await queryRows<{ id: string }>(
-    db,
-    sql`update studies set referring_physician_id = ${physician?.id ?? null}::uuid
-      where organisation_id = ${organisationId}::uuid and substr(accession_number, 3)::int % 50 = 0
-      returning id`,
-  );
-  referredIds = referred.map((row) => row.id);
-  // A radiologist at one facility, and a facility of the same organisation whose id ends as theirs
-  // (the facility keys' tag) holding the same names.
-  const [facility] = facilities;
-  staffFacilityId = facility?.id ?? '';
-  const twin = await buildFacility(db, {
-    organisationId,
-    id: `00000000-0000-4000-8000-${staffFacilityId.slice(-12)}`,
+  await seedingStudies(db, async () => {
+    const facilities = await insertStudies(organisationId, STUDIES, 'SW');
+    // One study back-dated three years: the walk reads what lies beyond its keyed runs (31 weeks) in
+    // one more run on the plain trigram index.
+    await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
+        patient_name, status, created_at)
+      select organisation_id, facility_id, patient_id, 'SW0', 'Patient Ancient', 'FINAL',
+        ${NOW.toISOString()}::timestamptz - interval '156 weeks'
+      from studies where organisation_id = ${organisationId}::uuid limit 1`);
+    // A referring physician who referred every 50th study (walked: their visibility is no facility's).
+    const referrer = await buildUser(db, { role: 'REFERRING_PHYSICIAN', organisationId });
+    tokens.referrer = await tokenFor(server, referrer);
+    const [physician] = await db
+      .insert(referringPhysicians)
+      .values({ organisationId, userId: referrer.id, name: 'Dr Walk' })
+      .returning();
+    const referred = await queryRows<{ id: string }>(
+      db,
+      sql`update studies set referring_physician_id = ${physician?.id ?? null}::uuid
+        where organisation_id = ${organisationId}::uuid and substr(accession_number, 3)::int % 50 = 0
+        returning id`,
+    );
+    referredIds = referred.map((row) => row.id);
+    // A radiologist at one facility, and a facility of the same organisation whose id ends as theirs
+    // (the facility keys' tag) holding the same names.
+    const [facility] = facilities;
+    staffFacilityId = facility?.id ?? '';
+    const twin = await buildFacility(db, {
+      organisationId,
+      id: `00000000-0000-4000-8000-${staffFacilityId.slice(-12)}`,
+    });
+    await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
+        patient_name, status, created_at)
+      select organisation_id, ${twin.id}::uuid, patient_id, 'TW' || accession_number, patient_name, status, created_at
+      from studies where organisation_id = ${organisationId}::uuid and substr(accession_number, 3)::int % 7 = 0
+        and accession_number <> 'SW0'`);
+    const staff = await buildUser(db, { role: 'RADIOLOGIST', facilities: facilities.slice(0, 1) });
+    tokens.staff = await tokenFor(server, staff);
+    const other = (await buildOrganisation(db)).id;
+    tokens.otherAdmin = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId: other }));
+    await insertStudies(other, 300, 'SX');
   });
-  await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
-      patient_name, status, created_at)
-    select organisation_id, ${twin.id}::uuid, patient_id, 'TW' || accession_number, patient_name, status, created_at
-    from studies where organisation_id = ${organisationId}::uuid and substr(accession_number, 3)::int % 7 = 0
-      and accession_number <> 'SW0'`);
-  const staff = await buildUser(db, { role: 'RADIOLOGIST', facilities: facilities.slice(0, 1) });
-  tokens.staff = await tokenFor(server, staff);
-  const other = (await buildOrganisation(db)).id;
-  tokens.otherAdmin = await tokenFor(server, await buildUser(db, { role: 'ADMIN', organisationId: other }));
-  await insertStudies(other, 300, 'SX');
 });
 
 afterAll(async () => server.close());

@@ -9,6 +9,7 @@ import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildStudy, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import {
@@ -106,13 +107,15 @@ beforeAll(async () => {
   // More studies than SEARCH_IN_RANGE_AT_MOST at the week's start, in every range below but the
   // last two hours, of the staff member's first facility: the keyed indexes find candidates there.
   // Their text holds none of the terms' characters.
-  await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
-      patient_name, status, created_at, updated_at)
-    select ${organisationId}::uuid, ${facility.id}::uuid,
-      (select id from patients where facility_id = ${facility.id}::uuid limit 1),
-      'yv' || translate(g::text, '0123456789', 'qwrtyupsdg'), 'Yyy Vvv', 'TO_READ',
-      ${WEEK_START.toISOString()}::timestamptz, ${WEEK_START.toISOString()}::timestamptz
-    from generate_series(1, ${SEARCH_IN_RANGE_AT_MOST + 1}) g`);
+  await seedingStudies(db, async () => {
+    await db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
+        patient_name, status, created_at, updated_at)
+      select ${organisationId}::uuid, ${facility.id}::uuid,
+        (select id from patients where facility_id = ${facility.id}::uuid limit 1),
+        'yv' || translate(g::text, '0123456789', 'qwrtyupsdg'), 'Yyy Vvv', 'TO_READ',
+        ${WEEK_START.toISOString()}::timestamptz, ${WEEK_START.toISOString()}::timestamptz
+      from generate_series(1, ${SEARCH_IN_RANGE_AT_MOST + 1}) g`);
+  });
   // 30 more facilities without studies: the staff member's 2 of 33 hold fewer studies over the 60
   // weeks than the organisation over a month, as facilities go on average, so a month is searched
   // by facility keys and a week by week keys (fewerInFacilities).

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../db/rows.ts';
 import { buildPatient } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { searchOrganisations, type TSeededFacility } from '../../../test/worklist-search-organisations.ts';
 import { expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
@@ -54,25 +55,30 @@ async function seed(facility: TSeededFacility) {
 beforeAll(async () => {
   server = await startTestServer({ clock: () => NOW });
   const seeded: TSeededFacility[] = [];
-  ({ organisationId, staffFacility, tokens } = await searchOrganisations(server, async (facility) => {
-    seeded.push(facility);
-    await seed(facility);
-  }));
-  const other = seeded[1];
-  if (!other) throw new Error('the organisation has two facilities');
-  const patient = await buildPatient(server.db, { facility: other });
-  // The other facility's archive: 25,000 studies in the 100 days before, which the study date's sort
-  // index holds before any of the range, past the entries a prefix walk reads (PREFIX_SEARCH_ENTRIES).
-  await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
-      patient_name, study_datetime, study_description, status, created_at, updated_at)
-    select ${organisationId}::uuid, ${other.id}::uuid, ${patient.id}::uuid, 'SA' || g, 'Archive ' || g % 97, a.at,
-      'CT Brain Plain', 'FINAL', a.at, a.at
-    from generate_series(1, ${ARCHIVED}::int) g
-    cross join lateral (select ${`${dayOf(35)}T00:00:00Z`}::timestamptz - g * interval '345 seconds' as at) a`);
-  await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
-      patient_name, patient_identifier, study_datetime, study_description, status, created_at, updated_at)
-    values (${organisationId}::uuid, ${other.id}::uuid, ${patient.id}::uuid, 'SR-OTHER', 'Aaron Aaron', 'PID00000',
-      ${`${dayOf(40)}T00:00:00Z`}, 'CT Brain First', 'FINAL', ${`${dayOf(24)}T00:00:00Z`}, ${`${dayOf(24)}T00:00:00Z`})`);
+  await seedingStudies(server.db, async () => {
+    ({ organisationId, staffFacility, tokens } = await searchOrganisations(server, async (facility) => {
+      seeded.push(facility);
+      await seed(facility);
+    }));
+    const other = seeded[1];
+    if (!other) throw new Error('the organisation has two facilities');
+    const patient = await buildPatient(server.db, { facility: other });
+    // The other facility's archive: 25,000 studies in the 100 days before, which the study date's sort
+    // index holds before any of the range, past the entries a prefix walk reads (PREFIX_SEARCH_ENTRIES).
+    await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id,
+        accession_number, patient_name, study_datetime, study_description, status, created_at, updated_at)
+      select ${organisationId}::uuid, ${other.id}::uuid, ${patient.id}::uuid, 'SA' || g, 'Archive ' || g % 97, a.at,
+        'CT Brain Plain', 'FINAL', a.at, a.at
+      from generate_series(1, ${ARCHIVED}::int) g
+      cross join lateral (select ${`${dayOf(35)}T00:00:00Z`}::timestamptz - g * interval '345 seconds' as at) a`);
+    await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id,
+        accession_number, patient_name, patient_identifier, study_datetime, study_description, status,
+        created_at, updated_at)
+      values (${organisationId}::uuid, ${other.id}::uuid, ${patient.id}::uuid, 'SR-OTHER', 'Aaron Aaron', 'PID00000',
+        ${`${dayOf(40)}T00:00:00Z`}, 'CT Brain First', 'FINAL', ${`${dayOf(24)}T00:00:00Z`}, ${`${dayOf(24)}T00:00:00Z`})`);
+  });
+  // Analysed once the search indexes are built again (searchOrganisations analysed without them).
+  await server.db.execute(sql`analyze studies`);
 }, 240_000);
 
 afterAll(async () => server.close());

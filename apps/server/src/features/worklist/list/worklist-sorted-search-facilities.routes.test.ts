@@ -18,6 +18,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { idsInOrder, insertSpreadStudies, SORTED_COLUMNS } from '../../../test/spread-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
@@ -55,29 +56,31 @@ beforeAll(async () => {
   const [mine, next, ...rest] = facilities;
   if (!mine || !next) throw new Error('no facility');
   facilityId = mine.id;
-  await seed([mine], 3_100, 10);
-  await seed([next, ...rest], 8_000, 36);
-  tokens.radiologist = await tokenFor(
-    server,
-    await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [mine] }),
-  );
-  const neighbour = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [next] });
-  tokens.neighbour = await tokenFor(server, neighbour);
-  const reporter = await buildUser(server.db, {
-    role: 'RADIOLOGIST',
-    userType: 'REPORTER',
-    facilities: [mine],
-  });
-  reporterId = reporter.id;
-  tokens.reporter = await tokenFor(server, reporter);
-  tokens.admin = await tokenFor(server, await buildUser(server.db, { role: 'ADMIN', organisationId }));
-  // Assigned as the worklist's assignment does it (the triggers keep the assignee rollup).
-  await server.db.execute(sql`update studies set last_assigned_user_id = ${reporter.id}::uuid
-    where facility_id = ${mine.id}::uuid`);
-  await server.db.execute(sql`update studies set last_assigned_user_id = ${neighbour.id}::uuid
-    where facility_id = ${next.id}::uuid`);
   const other = await buildFacility(server.db);
-  await seed([other], 300, 10);
+  await seedingStudies(server.db, async () => {
+    await seed([mine], 3_100, 10);
+    await seed([next, ...rest], 8_000, 36);
+    tokens.radiologist = await tokenFor(
+      server,
+      await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [mine] }),
+    );
+    const neighbour = await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [next] });
+    tokens.neighbour = await tokenFor(server, neighbour);
+    const reporter = await buildUser(server.db, {
+      role: 'RADIOLOGIST',
+      userType: 'REPORTER',
+      facilities: [mine],
+    });
+    reporterId = reporter.id;
+    tokens.reporter = await tokenFor(server, reporter);
+    tokens.admin = await tokenFor(server, await buildUser(server.db, { role: 'ADMIN', organisationId }));
+    // Assigned as the worklist's assignment does it (the triggers keep the assignee rollup).
+    await server.db.execute(sql`update studies set last_assigned_user_id = ${reporter.id}::uuid
+      where facility_id = ${mine.id}::uuid`);
+    await server.db.execute(sql`update studies set last_assigned_user_id = ${neighbour.id}::uuid
+      where facility_id = ${next.id}::uuid`);
+    await seed([other], 300, 10);
+  });
   tokens.otherAdmin = await tokenFor(
     server,
     await buildUser(server.db, { role: 'ADMIN', organisationId: other.organisationId }),

@@ -11,6 +11,7 @@ import { queryRows } from '../../../db/rows.ts';
 import { loadScope } from '../../../access/scope.ts';
 import { adminPrincipal, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildPatient, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { listWorklist } from '../../../test/worklist-requests.ts';
@@ -59,30 +60,32 @@ beforeAll(async () => {
   organisationId = (await buildOrganisation(server.db)).id;
   admin = await buildUser(server.db, { role: 'ADMIN', organisationId });
   tokens.admin = await tokenFor(server, admin);
-  const [facility] = await insertStudies(organisationId, STUDIES);
-  if (!facility) throw new Error('no facility');
-  facilityId = facility.id;
-  tokens.staff = await tokenFor(
-    server,
-    await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [facility] }),
-  );
-  otherId = (await buildOrganisation(server.db)).id;
-  tokens.otherAdmin = await tokenFor(
-    server,
-    await buildUser(server.db, { role: 'ADMIN', organisationId: otherId }),
-  );
-  await insertStudies(otherId, 600);
-  // A protocol new these two days at the staff member's facility: dense among their newest studies,
-  // absent from their older ones.
-  await server.db.execute(sql`update studies set study_description = 'X-Ray Knee Protocol'
-    where facility_id = ${facilityId}::uuid and study_description = 'X-Ray Hand'
-      and created_at > ${NOW.toISOString()}::timestamptz - interval '2 days'`);
-  // An accession block weeks back (studies 6,000-8,499: 29-41 days old), as a PACS numbers a year's
-  // studies: none of the newest studies holds its text, one in six of every column's order does.
-  await server.db.execute(sql`update studies set accession_number = 'FARBLK' || id_g.g
-    from (select id, row_number() over (order by created_at desc) - 1 as g from studies
-      where organisation_id = ${organisationId}::uuid) id_g
-    where studies.id = id_g.id and id_g.g between 6000 and 8499`);
+  await seedingStudies(server.db, async () => {
+    const [facility] = await insertStudies(organisationId, STUDIES);
+    if (!facility) throw new Error('no facility');
+    facilityId = facility.id;
+    tokens.staff = await tokenFor(
+      server,
+      await buildUser(server.db, { role: 'RADIOLOGIST', facilities: [facility] }),
+    );
+    otherId = (await buildOrganisation(server.db)).id;
+    tokens.otherAdmin = await tokenFor(
+      server,
+      await buildUser(server.db, { role: 'ADMIN', organisationId: otherId }),
+    );
+    await insertStudies(otherId, 600);
+    // A protocol new these two days at the staff member's facility: dense among their newest studies,
+    // absent from their older ones.
+    await server.db.execute(sql`update studies set study_description = 'X-Ray Knee Protocol'
+      where facility_id = ${facilityId}::uuid and study_description = 'X-Ray Hand'
+        and created_at > ${NOW.toISOString()}::timestamptz - interval '2 days'`);
+    // An accession block weeks back (studies 6,000-8,499: 29-41 days old), as a PACS numbers a year's
+    // studies: none of the newest studies holds its text, one in six of every column's order does.
+    await server.db.execute(sql`update studies set accession_number = 'FARBLK' || id_g.g
+      from (select id, row_number() over (order by created_at desc) - 1 as g from studies
+        where organisation_id = ${organisationId}::uuid) id_g
+      where studies.id = id_g.id and id_g.g between 6000 and 8499`);
+  });
   await server.db.execute(sql`analyze studies`);
 });
 

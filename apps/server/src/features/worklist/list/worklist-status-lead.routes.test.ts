@@ -12,6 +12,7 @@ import type { TPrincipal } from '../../../auth/principal.ts';
 import { queryRows } from '../../../db/rows.ts';
 import { adminPrincipal, adminTokenFor, tokenFor } from '../../../test/auth-helpers.ts';
 import { buildFacility, buildOrganisation, buildUser } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { idsInOrder, insertSpreadStudies } from '../../../test/spread-studies.ts';
 import { resolvedCriteriaOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
@@ -58,39 +59,41 @@ beforeAll(async () => {
     modality: sql`'CR'`,
     modalityGroup: sql`'XRAY'`,
   };
-  // The reporter's studies hold "chest", and arrive among the others, more than the cap in the newest
-  // days a count walks (a search of few studies, or whose keys find few more than them, has them read
-  // whole: SEARCH_IN_RANGE_AT_MOST).
-  await insertSpreadStudies(server.db, [facility], UNASSIGNED, {
-    ...columns,
-    accession: sql`'U' || g`,
-    description: sql`'Abdomen'`,
-    status: sql`(array['ORDERED','TO_READ'])[1 + g % 2]`,
-    arrival: sql`${NOW.toISOString()}::timestamptz - g * interval '2 minutes'`,
-  });
-  await insertSpreadStudies(server.db, [facility], OWN, {
-    ...columns,
-    accession: sql`'R' || g`,
-    description: sql`'Chest Lateral'`,
-    status: sql`(array['ASSIGNED','DRAFTED','FINAL','FINAL'])[1 + g % 4]`,
-    arrival: sql`${NOW.toISOString()}::timestamptz - (g * 10 + 1) * interval '1 minute'`,
-  });
-  await server.db.execute(sql`update studies set last_assigned_user_id = ${reporterId}::uuid
-    where organisation_id = ${organisationId}::uuid and accession_number like 'R%'`);
-  reporter = {
-    ...adminPrincipal(user, organisationId),
-    role: 'RADIOLOGIST',
-    userType: 'REPORTER',
-    facilityIds: [facility.id],
-  };
-  // Another organisation's reporter-like studies.
   const foreign = await buildFacility(server.db);
-  await insertSpreadStudies(server.db, [foreign], 50, {
-    ...columns,
-    accession: sql`'F' || g`,
-    description: sql`'Chest PA'`,
-    status: sql`'ASSIGNED'`,
-    arrival: sql`${NOW.toISOString()}::timestamptz - g * interval '5 minutes'`,
+  await seedingStudies(server.db, async () => {
+    // The reporter's studies hold "chest", and arrive among the others, more than the cap in the newest
+    // days a count walks (a search of few studies, or whose keys find few more than them, has them read
+    // whole: SEARCH_IN_RANGE_AT_MOST).
+    await insertSpreadStudies(server.db, [facility], UNASSIGNED, {
+      ...columns,
+      accession: sql`'U' || g`,
+      description: sql`'Abdomen'`,
+      status: sql`(array['ORDERED','TO_READ'])[1 + g % 2]`,
+      arrival: sql`${NOW.toISOString()}::timestamptz - g * interval '2 minutes'`,
+    });
+    await insertSpreadStudies(server.db, [facility], OWN, {
+      ...columns,
+      accession: sql`'R' || g`,
+      description: sql`'Chest Lateral'`,
+      status: sql`(array['ASSIGNED','DRAFTED','FINAL','FINAL'])[1 + g % 4]`,
+      arrival: sql`${NOW.toISOString()}::timestamptz - (g * 10 + 1) * interval '1 minute'`,
+    });
+    await server.db.execute(sql`update studies set last_assigned_user_id = ${reporterId}::uuid
+      where organisation_id = ${organisationId}::uuid and accession_number like 'R%'`);
+    reporter = {
+      ...adminPrincipal(user, organisationId),
+      role: 'RADIOLOGIST',
+      userType: 'REPORTER',
+      facilityIds: [facility.id],
+    };
+    // Another organisation's reporter-like studies.
+    await insertSpreadStudies(server.db, [foreign], 50, {
+      ...columns,
+      accession: sql`'F' || g`,
+      description: sql`'Chest PA'`,
+      status: sql`'ASSIGNED'`,
+      arrival: sql`${NOW.toISOString()}::timestamptz - g * interval '5 minutes'`,
+    });
   });
   tokens.foreign = await adminTokenFor(server, foreign.organisationId);
   await server.db.execute(sql`analyze studies`);

@@ -16,6 +16,7 @@ import {
   buildPatient,
   buildUser,
 } from '../../../test/factories.ts';
+import { seedingStudies } from '../../../test/seeding-studies.ts';
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { startTestServer, type TTestServer } from '../../../test/test-server.ts';
 import { listWorklist } from '../../../test/worklist-requests.ts';
@@ -71,10 +72,12 @@ beforeAll(async () => {
   organisationId = (await buildOrganisation(server.db)).id;
   const facilities = await buildFacilities(server.db, organisationId, 2);
   facilityIds = facilities.map((facility) => facility.id);
-  await seed(facilities, 'UW', STUDIES);
   const foreignFacility = await buildFacility(server.db);
   foreignFacilityId = foreignFacility.id;
-  await seed([foreignFacility], 'XW', 3_000);
+  await seedingStudies(server.db, async () => {
+    await seed(facilities, 'UW', STUDIES);
+    await seed([foreignFacility], 'XW', 3_000);
+  });
   const admin = await buildUser(server.db, { role: 'ADMIN', organisationId });
   adminId = admin.id;
   tokens.admin = await tokenFor(server, admin);
