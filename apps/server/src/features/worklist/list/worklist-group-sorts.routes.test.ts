@@ -38,7 +38,9 @@ async function seed(
   facility: Awaited<ReturnType<typeof buildFacility>>,
   study: { count: number; minutes: number; modality: string; group: string | null; description: string },
 ) {
-  await buildStudy(server.db, { facility, patientName: 'Seed', studyDescription: 'Seed' });
+  // A fixed accession: a random one ("SM" and 8 of A-Z0-9) held "sp" in one run of about 40.
+  const accessionNumber = `${study.modality}-0`;
+  await buildStudy(server.db, { facility, patientName: 'Seed', studyDescription: 'Seed', accessionNumber });
   await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
       patient_name, study_description, modality, modality_group, status, created_at, updated_at)
     select ${facility.organisationId}::uuid, ${facility.id}::uuid,
