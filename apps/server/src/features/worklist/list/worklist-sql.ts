@@ -3,21 +3,21 @@ import { sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import type { TDatabase } from '../../../db/client.ts';
 import { compileSql } from '../../../db/compile-sql.ts';
+import { queryPooled } from '../../../db/prepared-statements.ts';
 import { queryRows } from '../../../db/rows.ts';
 
 /**
- * At most this many distinct statements are prepared by name; others run unnamed. Each pooled
- * connection keeps the statements it prepared (and their plans) until it closes, so the number of
- * shapes is bounded here: the worklist's shapes are few (which filters are present, sort column and
- * direction, count or not), far fewer than this.
+ * A statement's name: a hash of its text, so every process and connection names it alike. The names
+ * of recent texts are remembered (up to REMEMBERED_NAMES, then forgotten at once); hashing a text
+ * again takes about 10 µs. How many stay prepared on a connection is queryPooled's bound.
  */
-const MAX_NAMED_STATEMENTS = 200;
+const REMEMBERED_NAMES = 1_000;
 const statementNames = new Map<string, string>();
 
-function statementName(text: string): string | undefined {
+function statementName(text: string): string {
   const known = statementNames.get(text);
   if (known) return known;
-  if (statementNames.size >= MAX_NAMED_STATEMENTS) return undefined;
+  if (statementNames.size >= REMEMBERED_NAMES) statementNames.clear();
   const name = `worklist_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
   statementNames.set(text, name);
   return name;
@@ -90,8 +90,9 @@ export function observeWorklistStatements(observer: ((statement: TWorklistStatem
  * Runs one of the worklist's hot statements. On PostgreSQL, straight on one of the worklist's pools
  * (not through Drizzle's session, whose per-query wrapping cost more than the driver call; the pool
  * by how the statement is planned, worklistPoolOf), and with `prepare` as
- * a named prepared statement: each connection parses and analyses its text once; `plan` chooses how
- * it is planned. PGlite runs it through Drizzle (one process, no round trip to save).
+ * a named prepared statement: a connection parses and analyses its text once while it holds it (the
+ * most recently used STATEMENTS_PER_CONNECTION, queryPooled); `plan` chooses how it is planned.
+ * PGlite runs it through Drizzle (one process, no round trip to save).
  */
 export async function hotRows<TRow>(
   database: TDatabase,
@@ -105,8 +106,7 @@ export async function hotRows<TRow>(
   const generic = name !== undefined && options.plan === 'generic';
   statementObserver?.({ text, params, plan: generic ? 'generic' : 'custom' });
   const target = await worklistPoolOf(pool, generic ? 'generic' : 'custom');
-  const result = await target.query(name ? { name, text, values: params } : { text, values: params });
-  return result.rows as TRow[];
+  return queryPooled<TRow>(target, { name, text, values: params });
 }
 
 /** ORDER BY a column of `table` (an alias, or "" for unqualified) in the page's direction, ties by id. */
