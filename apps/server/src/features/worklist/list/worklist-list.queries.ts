@@ -30,6 +30,7 @@ import {
 } from './worklist-dense-search.ts';
 import { keylessPrefixOf } from './worklist-prefix-budget.ts';
 import { walkSortedSearch } from './worklist-sorted-search.ts';
+import { collectedByGrams } from './worklist-search-text.ts';
 
 /** The column behind each sort_by value (the whitelist is WORKLIST_SORT_FIELDS), as SQL text. */
 const SORT_COLUMNS = {
@@ -225,9 +226,15 @@ export async function listWorklistJson(
     // full name). The total's row is joined to the page, so a page past the end still carries it
     // (one row, no item) and the matches are not collected twice. A nested loop keeps the sorted
     // page's order (the only plan for a left join on true, the total's one row outside).
+    // An identifier its digit grams cover is found by them (collectedByGrams).
+    const collected = await collectedByGrams(database.db, criteria);
+    const found =
+      collected === criteria
+        ? matches
+        : sql`with matches as materialized (${matchesOf(database, collected, worklistWhere(database.db, collected, criteria.statuses), column)}) `;
     const rows = await hotRows<{ item: string | null; total: number }>(
       database,
-      sql`${matches}select p.item, t.total from (select count(*)::int as total from matches) t
+      sql`${found}select p.item, t.total from (select count(*)::int as total from matches) t
         left join (${itemsSql(collectedPage, sql``)}) p on true`,
       run,
     );

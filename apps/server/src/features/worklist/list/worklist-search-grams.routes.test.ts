@@ -17,7 +17,8 @@ import { startTestServer, type TTestServer } from '../../../test/test-server.ts'
 import { worklistFiltersOf } from '../../../test/worklist-criteria.ts';
 import { countWorklist, expectListedPage, listWorklist } from '../../../test/worklist-requests.ts';
 import { resolveWorklistCriteria } from './worklist-criteria.ts';
-import { digitGramsOf, fewDigitGramsOf } from './worklist-search-grams.ts';
+import { coveringDigitGramsOf, digitGramsOf, fewDigitGramsOf } from './worklist-search-grams.ts';
+import { collectedByGrams } from './worklist-search-text.ts';
 
 const NOW = new Date('2026-11-19T12:00:00Z');
 const ALL_DATES = 'date_range_type=CUSTOM';
@@ -33,11 +34,17 @@ let foreignToken = '';
 let staffFacilities: string[] = [];
 
 /**
- * Studies g (from..from+count-1) of `facility`, one every 15 minutes back from NOW: patient
+ * Studies g (from..from+count-1) of `facility`, one every 15 minutes back from NOW (`daysBack` days before it): patient
  * "MRN" + 7 digits of one of 3,000 patients, accession "A" + 9 digits of g, statuses in turn (every
  * 97th deleted).
  */
-async function seed(facility: Awaited<ReturnType<typeof buildFacility>>, from: number, count: number) {
+async function seed(
+  facility: Awaited<ReturnType<typeof buildFacility>>,
+  from: number,
+  count: number,
+  daysBack = 0,
+) {
+  const start = new Date(NOW.getTime() - daysBack * 86_400_000).toISOString();
   await buildStudy(server.db, { facility, patientName: 'Seed', studyDescription: 'Seed' });
   await server.db.execute(sql`insert into studies (organisation_id, facility_id, patient_id, accession_number,
       patient_name, patient_identifier, study_description, modality, modality_group, status, created_at,
@@ -48,9 +55,9 @@ async function seed(facility: Awaited<ReturnType<typeof buildFacility>>, from: n
       'CT'::modality_group,
       (case when g % 97 = 0 then 'DELETED'
         else (array['ORDERED','TO_READ','ASSIGNED','IN_REVIEW','DRAFTED','FINAL'])[g % 6 + 1] end)::study_status,
-      ${NOW.toISOString()}::timestamptz - ((g - ${from}::int) * 15) * interval '1 minute',
-      ${NOW.toISOString()}::timestamptz - ((g - ${from}::int) * 15) * interval '1 minute',
-      ${NOW.toISOString()}::timestamptz - ((g - ${from}::int) * 15 + g % 89) * interval '1 minute'
+      ${start}::timestamptz - ((g - ${from}::int) * 15) * interval '1 minute',
+      ${start}::timestamptz - ((g - ${from}::int) * 15) * interval '1 minute',
+      ${start}::timestamptz - ((g - ${from}::int) * 15 + g % 89) * interval '1 minute'
     from generate_series(${from}::int, ${from + count - 1}::int) g`);
 }
 
@@ -74,6 +81,8 @@ beforeAll(async () => {
     await seed(b, 10_001, 1_000);
     await seed(notTheirs, 20_001, 1_000);
     await seed(foreignFacility, 1, 1_000);
+    // 73 days of older studies, 100 days back and more, whose accessions alone hold "a0001".
+    await seed(a, 100_001, 7_000, 100);
     // Each of the grams of "a12345" but not the text: found by the index, dropped by the substring test.
     await buildStudy(server.db, { facility: a, patientIdentifier: 'A1234X12345', createdAt: NOW });
     await buildStudy(server.db, { facility: a, patientIdentifier: 'A12345', createdAt: NOW });
@@ -209,6 +218,49 @@ describe('the digit-gram index for an identifier', () => {
     }
     const exact = await listWorklist(server, adminToken, `${ALL_DATES}&search=a12345`);
     expect(exact.items.map((item) => item.patient_id)).toEqual(['A12345']);
+  });
+
+  it('collects a common identifier its grams cover by them, sorted by another column, as the oracle', async () => {
+    // One word, each character in one of its grams: "a00000" (7,000 accessions hold it), "mrn000"
+    // (every MRN); not "smith1" ("s" is in no gram), "x1abcdefgh" ("fgh"), "a000" (no gram), nor
+    // several words.
+    expect(coveringDigitGramsOf('a00000')).toEqual(['00000', 'a0000']);
+    expect(coveringDigitGramsOf('mrn000')).toEqual(['mrn00', 'rn000']);
+    expect(coveringDigitGramsOf('x1abcdefg2')).toEqual(digitGramsOf('x1abcdefg2'));
+    for (const text of ['smith1', 'x1abcdefgh', 'a000', 'a00000 a00000', 'ct a00000']) {
+      expect(coveringDigitGramsOf(text), text).toBeNull();
+    }
+    const collected = async (query: string, principal: TPrincipal = admin) => {
+      const filters = worklistFiltersOf(query);
+      const criteria = await resolveWorklistCriteria(
+        server.db,
+        await loadScope(server.db, principal),
+        filters,
+        NOW,
+      );
+      return (await collectedByGrams(server.db, criteria)).searchGrams;
+    };
+    // Over all dates the plain trigram index would find it: its grams do. Over a month, the week keys
+    // (which hold the grams) still do.
+    expect(await collected(`${ALL_DATES}&search=A0001`)).toEqual(['a0001']);
+    expect(await collected(`${ALL_DATES}&search=MRN000`)).toEqual(['mrn00', 'rn000']);
+    expect(await collected(`${ALL_DATES}&search=patient%201`)).toBeNull();
+    expect(await collected(`${MONTH}&search=A0001`)).toBeNull();
+    for (const [by, asc, offset] of [
+      ['datetime', false, 0],
+      ['datetime', true, 975],
+      ['updated_at', false, 300],
+      ['study', true, 25],
+    ] as const) {
+      const query = `${ALL_DATES}&search=A0001&sort_by=${by}&sort_order=${asc ? 'asc' : 'desc'}&limit=25&offset=${offset}`;
+      const want = await oracle('A0001', {
+        by: by === 'datetime' ? 'study_datetime' : by === 'study' ? 'study_description' : by,
+        asc,
+      });
+      expect(want.length).toBeGreaterThan(5_000);
+      const page = await listWorklist(server, adminToken, query);
+      expect(ids(page.items), query).toEqual(ids(want.slice(offset, offset + 25)));
+    }
   });
 
   it('counts an admin’s tabs exactly, deleted studies too', async () => {

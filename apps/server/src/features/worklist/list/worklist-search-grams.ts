@@ -38,6 +38,26 @@ export function digitGramsOf(folded: string): string[] {
   return [...grams].sort();
 }
 
+/**
+ * A folded text's grams (digitGramsOf) when it is one word they cover: each of its characters lies in
+ * one of them, so every part of it is looked up in keys of five characters where its trigrams are
+ * three. An identifier's prefix many studies hold ("A0003", in a tenth of the archive) is one gram
+ * held by exactly the studies holding it (100,000), where its trigrams ("a00", "000", "003") found
+ * 165,000 studies on 7.7 times as many table pages. Null for a text with a character outside every
+ * gram ("smith1": "s"; fewer than five characters) or with several words: the trigrams then also say
+ * which words stand next to which ("a0003 a0003" read 58 ms by its one gram, 33 by its trigrams).
+ */
+export function coveringDigitGramsOf(folded: string): TGramKeys | null {
+  const characters = [...folded];
+  if (characters.includes(' ')) return null;
+  const covered = characters.map(() => false);
+  for (let i = 0; i + GRAM_LENGTH <= characters.length; i++) {
+    if (/[0-9]/.test(characters.slice(i, i + GRAM_LENGTH).join(''))) covered.fill(true, i, i + GRAM_LENGTH);
+  }
+  const [first, ...rest] = digitGramsOf(folded);
+  return first === undefined || covered.includes(false) ? null : [first, ...rest];
+}
+
 /** Grams to look up: never none (the index's condition would then hold for every study). */
 export type TGramKeys = readonly [string, ...string[]];
 
