@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { api, apiSignIn } from '../support/api.ts';
 import { demoSession } from '../support/demo-session.ts';
@@ -39,6 +39,26 @@ function tableCells(page: Page, caption: string): Promise<string[][]> {
     );
 }
 
+/** An admin assigns a study waiting to be read (the month's newest) to the demo radiologist, by the API. */
+async function assignAStudyToTheRadiologist(): Promise<void> {
+  const [admin, radiologist] = await Promise.all([
+    apiSignIn(session.server.url, ADMIN),
+    apiSignIn(session.server.url, RADIOLOGIST),
+  ]);
+  const waiting = await api<{ items: TItem[] }>(
+    session.server.url,
+    admin,
+    'GET',
+    '/worklist?statuses=TO_READ&date_range_type=LAST_1_MONTH&limit=1',
+  );
+  const study = waiting.items[0];
+  if (!study) throw new Error('the demo seed has no TO_READ study');
+  await api(session.server.url, admin, 'PUT', '/worklist/assign/radiologist', {
+    worklist_ids: [study.id],
+    last_assigned_user_fk: radiologist.id,
+  });
+}
+
 describe('home', () => {
   it('a radiologist sees their queue with elapsed times and clocks, follows an assignment live and opens a study', async () => {
     const page = await session.signedIn(RADIOLOGIST);
@@ -58,22 +78,7 @@ describe('home', () => {
 
     // An admin assigns a study to the radiologist: their home refetches and counts it.
     const before = Number(await totalOf(page, 'My queue'));
-    const [admin, radiologist] = await Promise.all([
-      apiSignIn(session.server.url, ADMIN),
-      apiSignIn(session.server.url, RADIOLOGIST),
-    ]);
-    const waiting = await api<{ items: TItem[] }>(
-      session.server.url,
-      admin,
-      'GET',
-      '/worklist?statuses=TO_READ&date_range_type=LAST_1_MONTH&limit=1',
-    );
-    const study = waiting.items[0];
-    if (!study) throw new Error('the demo seed has no TO_READ study');
-    await api(session.server.url, admin, 'PUT', '/worklist/assign/radiologist', {
-      worklist_ids: [study.id],
-      last_assigned_user_fk: radiologist.id,
-    });
+    await assignAStudyToTheRadiologist();
     await expect
       .poll(async () => Number(await totalOf(page, 'My queue')), { timeout: 10_000 })
       .toBe(before + 1);
@@ -84,6 +89,30 @@ describe('home', () => {
     await first.click();
     await page.waitForURL(`**/worklist/${id}`);
     await page.getByRole('navigation', { name: 'Open studies' }).waitFor();
+  });
+
+  it('a radiologist’s home catches up on an assignment made while its live connection was down', async () => {
+    const page = await session.signedIn(RADIOLOGIST);
+    const queue = list(page, 'My queue');
+    await queue.getByRole('listitem').first().waitFor();
+    // The next live connections are held before they reach the server, as a network drop would.
+    const held: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/ws\//, (socket) => void held.push(socket));
+    await page.reload();
+    await queue.getByRole('listitem').first().waitFor();
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    const before = Number(await totalOf(page, 'My queue'));
+
+    // Assigned meanwhile: the message goes to no one.
+    await assignAStudyToTheRadiologist();
+    expect(Number(await totalOf(page, 'My queue'))).toBe(before);
+
+    // The connection gets through: once it has rejoined its topics the home is read again.
+    await page.unrouteAll();
+    for (const socket of held) socket.connectToServer();
+    await expect
+      .poll(async () => Number(await totalOf(page, 'My queue')), { timeout: 10_000 })
+      .toBe(before + 1);
   });
 
   it('an admin reads waiting, unassigned, turnaround and workload as charts and as numbers', async () => {

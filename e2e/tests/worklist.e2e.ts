@@ -1,5 +1,6 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { api, apiSignIn } from '../support/api.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { startE2eServer, type TE2eServer } from '../support/server.ts';
 import { signInAs } from '../support/sign-in.ts';
@@ -167,6 +168,55 @@ describe('worklist', () => {
     // Arrives over the socket: no reload, no refetch of the watcher's list.
     await expect.poll(() => row(watcher).first().textContent(), { timeout: 10_000 }).toContain(radiologist);
     await expect.poll(() => row(watcher).first().textContent()).toContain('Assigned');
+  });
+
+  it('reads its pages again when its live connection gets through after an assignment it missed', async () => {
+    const watcher = await freshPage();
+    await signIn(watcher, 'radiologist@demo.test');
+    const [admin, radiologist] = await Promise.all([
+      apiSignIn(server.url, 'admin@demo.test'),
+      apiSignIn(server.url, 'radiologist@demo.test'),
+    ]);
+    const waiting = await api<{ items: { id: string; patient_id: string }[] }>(
+      server.url,
+      admin,
+      'GET',
+      '/worklist?statuses=TO_READ&date_range_type=LAST_1_MONTH&limit=1',
+    );
+    const study = waiting.items[0];
+    if (!study) throw new Error('the demo seed has no TO_READ study');
+    // The next live connections are held before they reach the server, as a network drop would.
+    const held: WebSocketRoute[] = [];
+    await watcher.routeWebSocket(/\/ws\//, (socket) => void held.push(socket));
+    await openWorklist(watcher);
+    await watcher.reload();
+    await watcher.getByRole('heading', { name: 'Worklist', level: 1 }).waitFor();
+    await watcher.getByLabel('Date range').selectOption('LAST_1_MONTH');
+    await watcher.getByRole('searchbox', { name: /Search patient/ }).fill(study.patient_id);
+    // The searched list has arrived (not the month's first page, which may hold the row too).
+    const searched = await api<{ total: number }>(
+      server.url,
+      radiologist,
+      'GET',
+      `/worklist?date_range_type=LAST_1_MONTH&search=${encodeURIComponent(study.patient_id)}&limit=10`,
+    );
+    await expectSummary(watcher, new RegExp(`^1–${Math.min(searched.total, 10)} of ${searched.total}$`));
+    const row = dataRows(watcher).filter({ hasText: study.patient_id });
+    expect(await row.first().textContent()).toContain('To Read');
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+
+    // Assigned meanwhile: the message goes to no one.
+    await api(server.url, admin, 'PUT', '/worklist/assign/radiologist', {
+      worklist_ids: [study.id],
+      last_assigned_user_fk: radiologist.id,
+    });
+    expect(await row.first().textContent()).toContain('To Read');
+
+    // The connection gets through: once it has rejoined its topics the list is read again.
+    await watcher.unrouteAll();
+    for (const socket of held) socket.connectToServer();
+    await expect.poll(() => row.first().textContent(), { timeout: 10_000 }).toContain('Assigned');
+    expect(await row.first().textContent()).toContain(radiologist.displayName);
   });
 
   it('keeps column settings (visibility and order) for the user across a reload', async () => {

@@ -1,14 +1,13 @@
 // @vitest-environment happy-dom
 import { NO_CAPABILITIES, type THomeSummary, type TRole } from '@ris/domain';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authStore } from '../../stores/auth-store.ts';
 import { settingsStore } from '../../stores/settings-store.ts';
 import { click, render, waitFor, type Rendered } from '../../test/dom.tsx';
+import { liveConnection } from '../realtime/live-connection.fake.ts';
 import { buildUser } from '../auth/test-support.ts';
-import { createRealtimeConnection, type SocketLike } from '../realtime/realtime-connection.ts';
 import {
   FACILITY_B_ID,
   FACILITY_ID,
@@ -40,27 +39,6 @@ async function fakeFetch(input: string, init: RequestInit): Promise<Response> {
     return json(200, summary);
   }
   return json(404, { error: { code: 'NOT_FOUND', message: `no ${init.method} ${url.pathname}` } });
-}
-
-/** A realtime connection over a fake socket, so the test can deliver server messages. */
-function liveConnection() {
-  let onMessage: ((message: unknown) => void) | undefined;
-  const socket = {
-    connected: true,
-    connect: () => undefined,
-    disconnect: () => undefined,
-    emit: () => undefined,
-    on: (event: string, listener: (message: unknown) => void) => {
-      if (event === 'message') onMessage = listener;
-    },
-    io: { on: () => undefined },
-  };
-  const connection = createRealtimeConnection({
-    createSocket: () => socket as unknown as SocketLike,
-    getToken: () => 'token',
-  });
-  connection.open();
-  return { connection, deliver: (message: unknown) => act(() => onMessage?.(message)) };
 }
 
 let live: ReturnType<typeof liveConnection>;
@@ -258,6 +236,18 @@ describe('HomePage', () => {
     await live.deliver({ type: 'user-notification', data: {} });
     await waitFor(() =>
       expect(root.querySelector('dl[aria-label="My figures"]')?.textContent).toContain('My finals today8'),
+    );
+    expect(requests).toHaveLength(2);
+  });
+
+  it('reads the summary again at once when a reconnection has rejoined its topics', async () => {
+    const root = await showHome('RADIOLOGIST', radiologistSummary());
+    expect(requests).toHaveLength(1);
+    // Assigned while the connection was down: no message came, the reconnection reads it.
+    summary = { ...radiologistSummary(), my_finals_today: 9 };
+    await live.reconnect();
+    await waitFor(() =>
+      expect(root.querySelector('dl[aria-label="My figures"]')?.textContent).toContain('My finals today9'),
     );
     expect(requests).toHaveLength(2);
   });

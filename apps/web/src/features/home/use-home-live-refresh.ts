@@ -7,11 +7,12 @@ import { realtime } from '../realtime/realtime.ts';
 export const HOME_REFRESH_DELAY_MS = 1_000;
 
 /** Where live messages come from: the app's realtime connection (tests pass one with a fake socket). */
-export type TLiveMessages = Pick<RealtimeConnection, 'subscribe'>;
+export type TLiveMessages = Pick<RealtimeConnection, 'subscribe' | 'onRejoined'>;
 
 /**
  * Refetches the home summary shortly after worklist changes (`worklist-status-update`, which the
- * layout already listens to), once per burst. The summary's figures (medians, per-facility counts)
+ * layout already listens to), once per burst, and at once when the connection has rejoined its
+ * topics (changes made while it was down or joining sent no message it received). The summary's figures (medians, per-facility counts)
  * cannot be patched from one item, so it is read again rather than edited in the cache.
  */
 export function useHomeLiveRefresh(
@@ -32,8 +33,10 @@ export function useHomeLiveRefresh(
         void queryClient.invalidateQueries({ queryKey: key });
       }, delayMs);
     });
+    const stopRejoined = live.onRejoined(() => void queryClient.invalidateQueries({ queryKey: key }));
     return () => {
       unsubscribe();
+      stopRejoined();
       if (timer) clearTimeout(timer);
     };
   }, [queryClient, live, keyText, delayMs]);

@@ -5,9 +5,9 @@ import { act, createElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRealtimeConnection, type SocketLike } from '../realtime/realtime-connection.ts';
 import { NotificationBell } from './notification-bell.tsx';
 import { waitFor } from '../../test/dom.tsx';
+import { liveConnection } from '../realtime/live-connection.fake.ts';
 
 // React's act() warnings are meant for test environments like this one.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -53,27 +53,6 @@ async function fakeFetch(input: string, init: RequestInit): Promise<Response> {
     return json(200, { updated_ids: [], unread_count: 0 });
   }
   return json(404, { error: { code: 'NOT_FOUND', message: `no ${init.method} ${url.pathname}` } });
-}
-
-/** A realtime connection over a fake socket, so the test can deliver server messages. */
-function liveConnection() {
-  let onMessage: ((message: unknown) => void) | undefined;
-  const socket = {
-    connected: true,
-    connect: () => undefined,
-    disconnect: () => undefined,
-    emit: () => undefined,
-    on: (event: string, listener: (message: unknown) => void) => {
-      if (event === 'message') onMessage = listener;
-    },
-    io: { on: () => undefined },
-  };
-  const connection = createRealtimeConnection({
-    createSocket: () => socket as unknown as SocketLike,
-    getToken: () => 'token',
-  });
-  connection.open();
-  return { connection, deliver: (message: unknown) => act(() => onMessage?.(message)) };
 }
 
 let root: Root;
@@ -164,6 +143,15 @@ afterEach(async () => {
 });
 
 describe('NotificationBell', () => {
+  it('reads the notifications again when a reconnection has rejoined its topics', async () => {
+    await render();
+    await until(() => badge() === '2', 'the unread count');
+    // Sent while the connection was down: no message came, the reconnection reads it.
+    server.list = { ...server.list, items: [note(4), ...server.list.items], total: 4, unread_count: 3 };
+    await live.reconnect();
+    await until(() => badge() === '3', 'the notifications read again');
+  });
+
   it('shows the unread count, and a live notification prepends and bumps it', async () => {
     await render();
     await until(() => badge() === '2', 'the unread count');

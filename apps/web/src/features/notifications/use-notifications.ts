@@ -11,11 +11,12 @@ import { markReadLocally, parseLiveNotification, prependNotification } from './n
 const MARK_READ_FAILED = 'Failed to mark notifications read';
 
 /** Where live messages come from: the app's realtime connection (tests pass one with a fake socket). */
-export type TLiveMessages = Pick<RealtimeConnection, 'subscribe'>;
+export type TLiveMessages = Pick<RealtimeConnection, 'subscribe' | 'onRejoined'>;
 
 /**
  * The signed-in user's recent notifications: fetched once, then kept current by `user-notification`
- * messages (the layout already listens to the user's notification topic). Marking read is optimistic:
+ * messages (the layout already listens to the user's notification topic), and read again when the
+ * connection has rejoined its topics. Marking read is optimistic:
  * is_read is set locally at once (spec §4) and restored if the server refuses.
  */
 export function useNotifications(userId: string, live: TLiveMessages = realtime) {
@@ -32,7 +33,9 @@ export function useNotifications(userId: string, live: TLiveMessages = realtime)
   useEffect(() => {
     if (!userId) return;
     const queryKey = notificationKeys.recent(userId);
-    return live.subscribe((message) => {
+    // Rejoined after a disconnection: notifications sent meanwhile never arrived, read them again.
+    const stopRejoined = live.onRejoined(() => void queryClient.invalidateQueries({ queryKey }));
+    const unsubscribe = live.subscribe((message) => {
       if (message.type !== 'user-notification') return;
       const notification = parseLiveNotification(message.data);
       if (!notification) {
@@ -48,6 +51,10 @@ export function useNotifications(userId: string, live: TLiveMessages = realtime)
         list ? prependNotification(list, notification) : list,
       );
     });
+    return () => {
+      unsubscribe();
+      stopRejoined();
+    };
   }, [live, queryClient, userId]);
 
   const markRead = useMutation({

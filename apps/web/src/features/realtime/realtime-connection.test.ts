@@ -8,17 +8,22 @@ function fakeSocket() {
   const handlers = new Map<string, Listener>();
   const managerHandlers = new Map<string, Listener>();
   const emitted: [string, unknown][] = [];
+  /** The server's answers not sent yet, in the order the messages went. */
+  const acks: ((answer: unknown) => void)[] = [];
   let connects = 0;
   const socket = {
     connected: false,
     connect: () => void (connects += 1),
     disconnect: () => undefined,
-    emit: (event: string, payload: unknown) => void emitted.push([event, payload]),
+    emit: (event: string, payload: unknown, ack?: (answer: unknown) => void) => {
+      emitted.push([event, payload]);
+      if (ack) acks.push(ack);
+    },
     on: (event: string, listener: Listener) => void handlers.set(event, listener),
     io: { on: (event: string, listener: Listener) => void managerHandlers.set(event, listener) },
   };
   const fire = (event: string, ...args: unknown[]): void => handlers.get(event)?.(...args);
-  return { socket, emitted, fire, connects: () => connects };
+  return { socket, emitted, fire, acks, connects: () => connects };
 }
 
 function setup() {
@@ -89,6 +94,33 @@ describe('realtime connection', () => {
       ['listen_topic', { topic: 'worklist' }],
       ['listen_topic', { topic: 'notification-u1' }],
     ]);
+  });
+
+  it('says it rejoined once the server answered every topic, after each connection, and not after a closed one', () => {
+    const { connection, fake } = setup();
+    let rejoined = 0;
+    const stop = connection.onRejoined(() => (rejoined += 1));
+    connection.open();
+    connection.listen('worklist');
+    connection.listen('notification-u1');
+    fake.socket.connected = true;
+    fake.fire('connect');
+    expect(fake.acks).toHaveLength(2);
+    fake.acks.shift()?.({ ok: true });
+    expect(rejoined).toBe(0);
+    fake.acks.shift()?.({ ok: true });
+    expect(rejoined).toBe(1);
+    // A reconnection rejoins again: messages sent while it was down never arrived.
+    fake.fire('disconnect', 'transport close');
+    fake.fire('connect');
+    for (const ack of fake.acks.splice(0)) ack({ ok: true });
+    expect(rejoined).toBe(2);
+    // Answers reaching a closed connection (signed out) tell no one.
+    fake.fire('connect');
+    connection.close();
+    for (const ack of fake.acks.splice(0)) ack({ ok: true });
+    expect(rejoined).toBe(2);
+    stop();
   });
 
   it('retries 3 s after a server-initiated disconnect', () => {

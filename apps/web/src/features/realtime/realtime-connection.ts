@@ -16,7 +16,8 @@ export interface SocketLike {
   readonly connected: boolean;
   connect(): unknown;
   disconnect(): unknown;
-  emit(event: string, payload: unknown): unknown;
+  /** With `ack`: called with the server's answer once it has handled the message. */
+  emit(event: string, payload: unknown, ack?: (answer: unknown) => void): unknown;
   on(event: string, listener: (...args: never[]) => void): unknown;
   io: { on(event: string, listener: (...args: never[]) => void): unknown };
 }
@@ -45,6 +46,13 @@ export interface RealtimeDeps {
 
 export type TRealtimeListener = (message: { type: string; data: unknown }) => void;
 
+/**
+ * Called each time the connection has (re)joined every topic it listens to (the server answered each
+ * listen_topic). Messages published before that, while it was down or still joining, never arrive:
+ * what a screen shows from them is to be read again.
+ */
+export type TRejoinListener = () => void;
+
 /** The socket options of spec §7: /ws/, websocket only, 5 attempts 3 s apart, token in the handshake. */
 function socketOptions(getToken: () => string | null): SocketOptions {
   return {
@@ -60,7 +68,8 @@ function socketOptions(getToken: () => string | null): SocketOptions {
 
 /**
  * One realtime connection: its state (connected on connect or reconnect, not on error or disconnect),
- * the topics to listen to (sent again after every reconnection) and the message listeners. After a
+ * the topics to listen to (sent again after every reconnection), the message listeners and those told
+ * when a (re)connection has joined its topics (onRejoined). After a
  * server-initiated disconnect, which socket.io does not retry by itself, it connects again after 3 s.
  */
 export function createRealtimeConnection(deps: RealtimeDeps) {
@@ -70,6 +79,7 @@ export function createRealtimeConnection(deps: RealtimeDeps) {
   const state = createStore<{ status: TConnectionState }>()(() => ({ status: 'disconnected' }));
   const topics = new Set<string>();
   const listeners = new Set<TRealtimeListener>();
+  const rejoinListeners = new Set<TRejoinListener>();
   let socket: SocketLike | null = null;
   /** Counts open() and close() calls: a socket created for an older one is dropped. */
   let generation = 0;
@@ -116,7 +126,20 @@ export function createRealtimeConnection(deps: RealtimeDeps) {
     socket = created;
     created.on('connect', () => {
       setStatus('connected');
-      for (const topic of topics) created.emit(LISTEN_TOPIC_EVENT, { topic });
+      // Once the server has answered every topic (joined, or refused), tell the screens to read again
+      // what they show from messages: any published while this socket was down or joining was missed.
+      let waiting = topics.size;
+      const rejoined = () => {
+        if (socket !== created) return;
+        for (const listener of rejoinListeners) listener();
+      };
+      for (const topic of topics) {
+        created.emit(LISTEN_TOPIC_EVENT, { topic }, () => {
+          waiting -= 1;
+          if (waiting === 0) rejoined();
+        });
+      }
+      if (waiting === 0) rejoined();
     });
     created.on('connect_error', (error: Error & { data?: { code?: unknown } }) => {
       setStatus('disconnected');
@@ -174,6 +197,11 @@ export function createRealtimeConnection(deps: RealtimeDeps) {
     subscribe(listener: TRealtimeListener): () => void {
       listeners.add(listener);
       return () => void listeners.delete(listener);
+    },
+    /** Calls `listener` after every (re)connection has joined its topics (TRejoinListener). */
+    onRejoined(listener: TRejoinListener): () => void {
+      rejoinListeners.add(listener);
+      return () => void rejoinListeners.delete(listener);
     },
   };
 }

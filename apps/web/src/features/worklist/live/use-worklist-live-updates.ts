@@ -49,8 +49,9 @@ function applyToCaches(queryClient: QueryClient, update: TWorklistUpdate, facili
 
 /**
  * Applies `worklist-status-update` messages to every cached worklist page and item while the screen
- * is open (spec §4), refreshes the counts shortly after, and — with `toasts` — shows a
- * transcriptionist the report and collaboration toasts.
+ * is open (spec §4), refreshes the counts shortly after, reads every page again when the connection
+ * has rejoined its topics, and — with `toasts` — shows a transcriptionist the report and collaboration
+ * toasts.
  */
 export function useWorklistLiveUpdates({ toasts }: { toasts: boolean }): void {
   const queryClient = useQueryClient();
@@ -89,8 +90,14 @@ export function useWorklistLiveUpdates({ toasts }: { toasts: boolean }): void {
         void queryClient.invalidateQueries({ queryKey: worklistKeys.counts() });
       }, COUNT_REFRESH_DELAY_MS);
     });
+    // Rejoined its topics (a reconnection, or the first connection after the screen read its pages):
+    // changes made meanwhile sent no message this tab received, so every cached page is read again.
+    const stopRejoined = realtime.onRejoined(
+      () => void queryClient.invalidateQueries({ queryKey: worklistKeys.all }),
+    );
     return () => {
       unsubscribe();
+      stopRejoined();
       if (countTimer.current) clearTimeout(countTimer.current);
     };
   }, [queryClient, toasts]);
