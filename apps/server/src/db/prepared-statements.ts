@@ -4,7 +4,7 @@ import type pg from 'pg';
  * At most this many named statements stay prepared on one connection; to prepare another, the one
  * used least recently is deallocated. PostgreSQL keeps a prepared statement (its parse tree, and
  * under force_generic_plan its plan) in the backend's memory until the connection closes: the
- * worklist's statements held about 0.45 MB each, and a server clicked through the worklist's filters,
+ * worklist's statements held about 0.45 MiB each, and a server clicked through the worklist's filters,
  * sorts and pages met 2,084 distinct statements in 6,000 requests, still about 190 new ones in every
  * thousand (BENCHMARKS.md). Kept without a bound, one connection grew to 909 MiB; kept as the first
  * 200 statements the process met, whatever was clicked later ran unprepared for the process's life.
