@@ -13,6 +13,14 @@ const PATIENT_COUNT = 200_000;
 /** Masks that make a hash (hashint4, hashint8) non-negative, for modulo. */
 const MAX_INT = sql.raw('2147483647');
 const MAX_BIGINT = sql.raw('9223372036854775807');
+/**
+ * Added to a number before hashint8 to draw a second hash of it: hashint8 of a value in int4's range
+ * equals hashint4 of it (PostgreSQL hashes the two alike for cross-type joins), so hashint4(g) and
+ * hashint8(g) are one draw. They were: a patient's first name followed their surname (80 names for
+ * 200,000 patients, each name on 12,500 studies in one block of the name order), and a study's series
+ * count, image count and referrer followed its patient.
+ */
+const HASH_APART = sql.raw('4294967296');
 
 const FIRST_NAMES = [
   'José',
@@ -193,7 +201,7 @@ export async function generateWorklistData(db: TDb, studyCount: number): Promise
     insert into patients (organisation_id, facility_id, patient_identifier, name, sex, birth_date)
     select ${organisationId}, f.id, 'MRN' || lpad(p::text, 7, '0'),
       (${arrayLiteral(LAST_NAMES)})[1 + (hashint8(p) & ${MAX_BIGINT}) % ${LAST_NAMES.length}] || ' ' ||
-      (${arrayLiteral(FIRST_NAMES)})[1 + (hashint4(p::int) & ${MAX_INT}) % ${FIRST_NAMES.length}],
+      (${arrayLiteral(FIRST_NAMES)})[1 + (hashint8(p + ${HASH_APART}) & ${MAX_BIGINT}) % ${FIRST_NAMES.length}],
       case when p % 2 = 0 then 'F' else 'M' end, date '1940-01-01' + ((p * 37) % 30000)::int
     from generate_series(1::bigint, ${PATIENT_COUNT}) p
     join bench_facilities f on f.n = 1 + (hashint4(-p::int) & ${MAX_INT}) % ${FACILITY_COUNT}`);
@@ -230,7 +238,7 @@ export async function generateWorklistData(db: TDb, studyCount: number): Promise
         -- (patient, assignee, priority, series): a study's number modulo small numbers made them
         -- correlate (no series count of 6 for a reporter, every priority tag for 10 radiologists)
         select g, hashint4(g) & ${MAX_INT} as h1, hashint4(-g) & ${MAX_INT} as h2,
-          hashint8(g) & ${MAX_BIGINT} as h3, now() - (1 - g::float8 / ${studyCount}) * interval '90 days' as created_at,
+          hashint8(g + ${HASH_APART}) & ${MAX_BIGINT} as h3, now() - (1 - g::float8 / ${studyCount}) * interval '90 days' as created_at,
           90 * (1 - g::float8 / ${studyCount}) as age_days, random() as r_status, random() as r_modality
         from generate_series(1, ${studyCount}) g
       ) base
