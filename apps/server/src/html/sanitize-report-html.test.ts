@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_PARSED_NESTING } from './bounded-nesting.ts';
 import { MAX_REPORT_HTML_NESTING, reportHtmlToText, sanitizeReportHtml } from './sanitize-report-html.ts';
 
 const REPORT = '11111111-1111-4111-8111-111111111111';
@@ -66,14 +67,29 @@ describe('sanitizeReportHtml', () => {
   });
 
   it('keeps at most 40 levels of nesting: deeper tags are dropped, their text kept', () => {
-    const deep = `${'<blockquote>'.repeat(20_000)}<p>deep <strong>text</strong></p>${'</blockquote>'.repeat(20_000)}<p>after</p>`;
+    const deep = `${'<blockquote>'.repeat(450)}<p>deep <strong>text</strong></p>${'</blockquote>'.repeat(450)}<p>after</p>`;
     const out = sanitizeReportHtml(deep);
     expect(out.match(/<blockquote>/g)).toHaveLength(MAX_REPORT_HTML_NESTING);
     expect(out).toMatch(/deep text<\/blockquote>/);
     expect(out.endsWith('<p>after</p>')).toBe(true);
     expect(sanitizeReportHtml(out)).toBe(out);
-    const strong = sanitizeReportHtml(`<p>${'<strong>'.repeat(5000)}x${'</strong>'.repeat(5000)}</p>`);
+    const strong = sanitizeReportHtml(`<p>${'<strong>'.repeat(480)}x${'</strong>'.repeat(480)}</p>`);
     expect(strong).toBe(`<p>${'<strong>'.repeat(39)}x${'</strong>'.repeat(39)}</p>`);
+  });
+
+  it(`reads HTML nested more than ${MAX_PARSED_NESTING} levels deep as its text, in one paragraph`, () => {
+    // 100,000 nested "<ul><li>" (800 KB) took 10 s to parse as elements.
+    const lists = `${'<ul><li>'.repeat(100_000)}finding &amp; <b>impression</b>`;
+    expect(sanitizeReportHtml(lists)).toBe('<p>finding &amp; impression</p>');
+    expect(reportHtmlToText(lists)).toBe('finding & impression');
+    // Closing tags of elements that are not open close nothing: the depth still passes the limit.
+    const strays = `${`${'<em>'.repeat(300)}${'</i>'.repeat(300)}`.repeat(3)}a < b`;
+    expect(sanitizeReportHtml(strays)).toBe('<p>a &lt; b</p>');
+    // Just under the limit, the elements are parsed (and dropped past 40 levels).
+    const under = `${'<em>'.repeat(MAX_PARSED_NESTING - 1)}x`;
+    expect(sanitizeReportHtml(under)).toBe(
+      `${'<em>'.repeat(MAX_REPORT_HTML_NESTING)}x${'</em>'.repeat(MAX_REPORT_HTML_NESTING)}`,
+    );
   });
 
   it('strips control characters, as text or as entities, but keeps tabs and line breaks', () => {

@@ -6,6 +6,7 @@
 // other report's image, can be made to load in a reader's browser.
 import { reportIdOfImageSrc, TEXT_ALIGNMENTS } from '@ris/editor';
 import sanitizeHtml from 'sanitize-html';
+import { boundedNesting } from './bounded-nesting.ts';
 
 /** Images in a report point at our own authorised image route, never elsewhere (@ris/editor). */
 export { REPORT_IMAGE_SRC } from '@ris/editor';
@@ -106,10 +107,13 @@ export type TSanitizeReportHtmlOptions = {
   reportId?: string | undefined;
 };
 
-/** Sanitises report HTML for storage and display. Idempotent. */
+/**
+ * Sanitises report HTML for storage and display. Idempotent. HTML nested hundreds of levels deep is
+ * read as its text (boundedNesting): parsing it as elements would hold the server for seconds.
+ */
 export function sanitizeReportHtml(html: string, options: TSanitizeReportHtmlOptions = {}): string {
   const reportId = options.reportId?.toLowerCase();
-  const clean = sanitizeHtml(html, {
+  const clean = sanitizeHtml(boundedNesting(html), {
     ...OPTIONS,
     exclusiveFilter: (frame) =>
       frame.tag === 'img' && (reportId === undefined || reportIdOfImageSrc(frame.attribs.src) !== reportId),
@@ -122,7 +126,7 @@ export function sanitizeReportHtml(html: string, options: TSanitizeReportHtmlOpt
 /** Plain text of report HTML (for the report finder's search vector and previews). */
 export function reportHtmlToText(html: string): string {
   const withBreaks = html.replace(/<\/(p|h[1-3]|li|tr|blockquote)>|<br\s*\/?>/gi, '$&\n');
-  const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} });
+  const text = sanitizeHtml(boundedNesting(withBreaks), { allowedTags: [], allowedAttributes: {} });
   // sanitize-html decodes entities and re-escapes only these four.
   return text
     .replace(/\u00a0/g, ' ')
