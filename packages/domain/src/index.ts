@@ -6,6 +6,7 @@ export * from './auth/sign-in.ts';
 export * from './common/enums.ts';
 export * from './common/enum.schemas.ts';
 export * from './common/uuid.ts';
+export * from './common/secret-origin.ts';
 export * from './dates/date-ranges.ts';
 export * from './dates/date-range.schemas.ts';
 export * from './dates/elapsed.ts';

@@ -71,4 +71,25 @@ describe('speech settings without SPEECH_ALLOWED_HOSTS', () => {
     expect(response.status).toBe(200);
     expect((await stored())?.augnitoServerUrl).toBe('wss://speech.example.com/v2/speechapi');
   });
+
+  it('sends a stored key only where it was given: another host needs it again', async () => {
+    const put = (body: object) => server.request('PUT', PATH, { token, body: { augnito: body } });
+    const before = await stored();
+    const moved = await put({ server_url: 'wss://collector.example.net/v2/speechapi' });
+    expect(moved.status).toBe(400);
+    expect(moved.json).toMatchObject({
+      error: { code: 'VALIDATION_FAILED', message: expect.stringContaining('augnito.access_key') },
+    });
+    expect(await stored()).toEqual(before);
+    // Another path on the same host keeps it; another host with the key given again takes it.
+    expect((await put({ server_url: 'wss://speech.example.com/v3/speechapi' })).status).toBe(200);
+    const again = await put({
+      server_url: 'wss://collector.example.net/v2/speechapi',
+      access_key: 'NEW-KEY-7',
+    });
+    expect(again.status).toBe(200);
+    const row = await stored();
+    expect(row?.augnitoServerUrl).toBe('wss://collector.example.net/v2/speechapi');
+    expect(server.app.secretBox.open(row?.augnitoAccessKeySealed ?? '')).toBe('NEW-KEY-7');
+  });
 });

@@ -3,6 +3,8 @@
 // recorded dictations are kept. No row means the defaults.
 import {
   RECORDING_RETENTION_DAYS_DEFAULT,
+  SECRET_GIVEN_AGAIN,
+  secretMayFollow,
   type TSpeechOptions,
   type TSpeechProvider,
   type TSpeechSettings,
@@ -165,6 +167,10 @@ export async function saveSpeechSettings(
     browserSpeechAllowed: body.browser_speech_allowed ?? current.browserSpeechAllowed,
     recordingRetentionDays: body.recording_retention_days ?? current.recordingRetentionDays,
   };
+  const kept = accessKey === undefined && next.augnito.accessKeySealed !== null;
+  if (kept && !secretMayFollow([current.augnito.serverUrl], [next.augnito.serverUrl])) {
+    throw invalidField('augnito.access_key', SECRET_GIVEN_AGAIN);
+  }
   assertSettings(next, context);
   const values = {
     provider: next.provider,

@@ -12,6 +12,8 @@ import {
   type TPacsArchiveKind,
   type TPacsAuthKind,
   type TUpdateArchiveBody,
+  SECRET_GIVEN_AGAIN,
+  secretMayFollow,
 } from '@ris/domain';
 
 export interface TArchiveDraft {
@@ -134,6 +136,10 @@ export function checkDraft(
     const field = problem.field as TArchiveField;
     errors[field] ??= capitalise(problem.message);
   }
+  const addresses = [dicomweb, draft.kind === 'orthanc' ? orthanc || null : null];
+  const before = archive ? [archive.dicomweb_url, archive.orthanc_url] : [];
+  if (keepsSecret(draft, archive) && !secretMayFollow(before, addresses))
+    errors.secret ??= `The password or token ${SECRET_GIVEN_AGAIN}`;
   return errors;
 }
 

@@ -152,6 +152,24 @@ describe('archives tab', () => {
     expect(put?.body).not.toHaveProperty('secret');
   });
 
+  it('asks for the password again when the archive moves to another server', async () => {
+    const api = await open((request) =>
+      request.method === 'PUT'
+        ? { status: 200, body: archive({ dicomweb_url: 'https://pacs.example/dicom-web' }) }
+        : { status: 200, body: { archives: [archive()] } },
+    );
+    await click(await waitFor(() => byName(document.body, 'button', 'Edit Main Orthanc')));
+    const form = await dialog();
+    await typeInto(byLabel(form, 'DICOMweb URL'), 'https://pacs.example/dicom-web');
+    await click(byName(form, 'button', 'Save'));
+    await waitFor(() => expect(form.textContent).toContain('must be given again when the address changes'));
+    expect(api.writes()).toHaveLength(0);
+    await typeInto(byLabel(form, 'Password'), 'new-password');
+    await click(byName(form, 'button', 'Save'));
+    await waitFor(() => expect(api.writes()).toHaveLength(1));
+    expect(api.writes()[0]?.body).toMatchObject({ secret: 'new-password' });
+  });
+
   it('tests the connection and shows the answer; syncs now; deletes after confirming', async () => {
     const api = await open((request) => {
       if (request.path.endsWith('/test'))

@@ -280,8 +280,10 @@ describe('PUT /pacs/archives/{id}', () => {
     await server.db.update(t.pacsArchives).set(resumeAt).where(eq(t.pacsArchives.id, archive.id));
     await w.call('admin', 'PUT', `/pacs/archives/${archive.id}`, { poll_interval_seconds: 30 });
     expect(await archiveRow(archive.id)).toMatchObject(resumeAt);
+    // Another port is another server: the stored password is given again (archive-secret test).
     const moved = await w.call('admin', 'PUT', `/pacs/archives/${archive.id}`, {
       orthanc_url: 'http://127.0.0.1:8043',
+      secret: 'orthanc-password-again',
     });
     expect(moved.status, moved.text).toBe(200);
     expect(await archiveRow(archive.id)).toMatchObject({ changesCursor: null, polledUntil: null });

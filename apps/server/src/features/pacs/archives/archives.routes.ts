@@ -139,7 +139,7 @@ export const archiveRoutes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary: 'Change an image archive (the fields given)',
         description:
-          "secret: omitted keeps the stored one, '' clears it, any other text replaces it; auth_kind 'none' clears the credentials. facilities, when given, replaces the list. The result is checked as a whole (as on create).",
+          "secret: omitted keeps the stored one, '' clears it, any other text replaces it; auth_kind 'none' clears the credentials; a URL moved to another scheme, host or port needs the secret given again (400 naming secret). facilities, when given, replaces the list. The result is checked as a whole (as on create).",
         params,
         body: ZUpdateArchiveBody,
         response: { 200: ZPacsArchive, ...ZWriteResponses },

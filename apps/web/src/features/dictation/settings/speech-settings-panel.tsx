@@ -1,4 +1,10 @@
-import type { TSpeechProvider, TSpeechSettings, TSpeechSettingsUpdate } from '@ris/domain';
+import {
+  SECRET_GIVEN_AGAIN,
+  secretMayFollow,
+  type TSpeechProvider,
+  type TSpeechSettings,
+  type TSpeechSettingsUpdate,
+} from '@ris/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { errorMessage } from '../../../api/api-error.ts';
@@ -68,10 +74,14 @@ function bodyOf(draft: TDraft): TSpeechSettingsUpdate {
   };
 }
 
-function checkDraft(draft: TDraft): TFieldErrors<TField> {
-  return /^\s*\d+\s*$/.test(draft.retentionDays)
-    ? {}
-    : { recording_retention_days: 'Enter a whole number of days' };
+function checkDraft(draft: TDraft, settings: TSpeechSettings): TFieldErrors<TField> {
+  const errors: TFieldErrors<TField> = {};
+  if (!/^\s*\d+\s*$/.test(draft.retentionDays))
+    errors.recording_retention_days = 'Enter a whole number of days';
+  const keepsKey = settings.augnito.has_access_key && draft.accessKey.trim() === '';
+  if (keepsKey && !secretMayFollow([settings.augnito.server_url], [draft.serverUrl.trim()]))
+    errors['augnito.access_key'] = `The access key ${SECRET_GIVEN_AGAIN}`;
+  return errors;
 }
 
 type TChoice = { id: TSpeechProvider; label: string; description: string };
@@ -124,7 +134,7 @@ function SettingsForm({ settings, canEdit }: { settings: TSpeechSettings; canEdi
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!refuse(checkDraft(draft))) return;
+    if (!refuse(checkDraft(draft, settings))) return;
     save.mutate();
   };
   const disabled = !canEdit || save.isPending;

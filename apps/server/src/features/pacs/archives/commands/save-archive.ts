@@ -1,6 +1,11 @@
 // Create and change an archive (one transaction each, with its facilities and its audit row). The
 // secret is sealed here and never read back out; the sync state is the sync jobs' and stays as is.
-import type { TCreateArchiveBody, TUpdateArchiveBody } from '@ris/domain';
+import {
+  SECRET_GIVEN_AGAIN,
+  secretMayFollow,
+  type TCreateArchiveBody,
+  type TUpdateArchiveBody,
+} from '@ris/domain';
 import { eq } from 'drizzle-orm';
 import type { TRequestOrigin } from '../../../../auth/audit.ts';
 import type { TTx } from '../../../../db/client.ts';
@@ -14,6 +19,7 @@ import {
   assertOwnFacilities,
   assertAllowedHosts,
   assertSettings,
+  invalidField,
   lockOrganisationArchives,
 } from './archive-guards.ts';
 
@@ -165,10 +171,12 @@ export async function updateArchive(
           : context.box.seal(body.secret);
   const defaultFacilityId =
     body.default_facility_id !== undefined ? body.default_facility_id : row.defaultFacilityId;
-  assertAllowedHosts(
-    { dicomweb_url: body.dicomweb_url ?? row.dicomwebUrl, orthanc_url: orthancUrl },
-    context.allowedHosts,
-  );
+  const dicomwebUrl = body.dicomweb_url ?? row.dicomwebUrl;
+  const kept = body.secret === undefined && secretSealed !== null;
+  if (kept && !secretMayFollow([row.dicomwebUrl, row.orthancUrl], [dicomwebUrl, orthancUrl])) {
+    throw invalidField('secret', SECRET_GIVEN_AGAIN);
+  }
+  assertAllowedHosts({ dicomweb_url: dicomwebUrl, orthanc_url: orthancUrl }, context.allowedHosts);
   assertSettings({
     kind: kind as TCreateArchiveBody['kind'],
     orthanc_url: orthancUrl,
