@@ -172,6 +172,15 @@ describe('demo seed', () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.patient_name === 'Zoë Müller')).toBe(true);
   });
+
+  it("places each study at its patient's facility (a facility's staff edit the patients they see)", async () => {
+    const elsewhere = await queryRows<{ n: number }>(
+      database.db,
+      sql`SELECT count(*)::int AS n FROM studies s JOIN patients p ON p.id = s.patient_id
+          WHERE p.facility_id <> s.facility_id`,
+    );
+    expect(elsewhere[0]?.n).toBe(0);
+  });
 });
 
 describe('demo seed on a database in use', () => {

@@ -211,7 +211,8 @@ async function seedDemo(tx: TTx, hashes: string[], now: Date, random: TRandom): 
     if (!kind) throw new Error('no study kinds');
     const facilityIndex = random.int(0, facilityRows.length - 1);
     const facility = facilityAt(facilityIndex);
-    const patient = random.pick(patients);
+    // A patient record belongs to one facility, as an order or an archive's study makes it.
+    const patient = random.pick(patients.filter((candidate) => candidate.facilityId === facility.id));
     const physician = random.pick(physicians);
     const createdAt = new Date(now.getTime() - random.int(5 * 60_000, 30 * DAY_MS - 60_000));
     const reportable = ['ASSIGNED', 'DRAFTED', 'IN_REVIEW', 'FINAL'].includes(status);
