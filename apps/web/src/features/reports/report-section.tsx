@@ -73,6 +73,16 @@ export function ReportSection({ study }: { study: TWorklistItem }) {
     );
   }
   const data = report.data;
+  if (!data && user?.role === 'REFERRING_PHYSICIAN' && study.status !== 'FINAL') {
+    // A referring physician reads a report once it is final: one being written is not shown yet.
+    return (
+      <EmptyState icon={FilePenLine} title="The report is not final yet.">
+        {study.status === 'TO_READ' || study.status === 'ORDERED'
+          ? 'The study is waiting for a radiologist.'
+          : 'It will show here once the radiologist has signed it.'}
+      </EmptyState>
+    );
+  }
   if (!data) {
     return (
       <EmptyState icon={FilePenLine} title="No report has been written yet.">
