@@ -129,6 +129,15 @@ export interface DateRangeValue {
   end_date: string | null;
 }
 
+// A range never ends before it starts (the API refuses it): a date typed past the other one moves
+// that one with it.
+const startingOn = (start: string | null, end: string | null): Partial<DateRangeValue> =>
+  start !== null && end !== null && start > end
+    ? { start_date: start, end_date: start }
+    : { start_date: start };
+const endingOn = (end: string | null, start: string | null): Partial<DateRangeValue> =>
+  end !== null && start !== null && end < start ? { start_date: end, end_date: end } : { end_date: end };
+
 /** A date preset, or Custom with its two (each optional) dates. */
 export function DateRangeFilter({
   value: filters,
@@ -161,7 +170,7 @@ export function DateRangeFilter({
             aria-label="From date"
             value={filters.start_date ?? ''}
             max={filters.end_date ?? undefined}
-            onChange={(event) => onChange({ start_date: event.target.value || null })}
+            onChange={(event) => onChange(startingOn(event.target.value || null, filters.end_date))}
             className={cn(inputClassName, 'h-8 w-36 text-[13px]')}
           />
           <span aria-hidden="true" className="text-fg-subtle">
@@ -172,7 +181,7 @@ export function DateRangeFilter({
             aria-label="To date"
             value={filters.end_date ?? ''}
             min={filters.start_date ?? undefined}
-            onChange={(event) => onChange({ end_date: event.target.value || null })}
+            onChange={(event) => onChange(endingOn(event.target.value || null, filters.start_date))}
             className={cn(inputClassName, 'h-8 w-36 text-[13px]')}
           />
         </>
