@@ -26,6 +26,15 @@ export const ZPatientSex = z.preprocess(
   z.enum(['M', 'F', 'O']),
 );
 
+/**
+ * A patient's date of birth (YYYY-MM-DD): not in the future. A day ahead of UTC is allowed, as today
+ * is already tomorrow in time zones east of it.
+ */
+export const ZBirthDate = z.iso.date().refine((value) => {
+  const latest = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  return value <= latest;
+}, 'must not be in the future');
+
 /** A new study's DICOM UID: digits and dots, at most 64 characters, no empty or zero-padded components. */
 const ZStudyUid = z
   .string()
@@ -49,7 +58,7 @@ export const ZCreateOrderFields = z.object({
   /** The MRN; absent → a generated 'SM…' identifier. */
   patient_id: optionalText(64),
   patient_sex: blankAsAbsent(ZPatientSex.optional()),
-  patient_birth_date: blankAsAbsent(z.iso.date().optional()),
+  patient_birth_date: blankAsAbsent(ZBirthDate.optional()),
   ...studyFields,
   modality: text(32),
   facility_fk: ZUuid,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ZPaginationQuery, paginatedSchema } from '../api/pagination.ts';
 import { ZUuid } from '../common/uuid.ts';
-import { ZPatientSex } from '../orders/order.schemas.ts';
+import { ZBirthDate, ZPatientSex } from '../orders/order.schemas.ts';
 import { ZRepeatedParam, ZWorklistItem } from '../worklist/worklist.schemas.ts';
 
 /**
@@ -49,7 +49,7 @@ export const ZPatchPatientBody = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   patient_id: z.string().trim().min(1).max(64).optional(),
   sex: ZPatientSex.nullable().optional(),
-  birth_date: z.iso.date().nullable().optional(),
+  birth_date: ZBirthDate.nullable().optional(),
   phone: z.string().trim().max(40).nullable().optional(),
   email: z.email().max(254).nullable().optional(),
   by_user_id: ZUuid.optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZUuid } from '../common/uuid.ts';
-import { ZPatientSex } from '../orders/order.schemas.ts';
+import { ZBirthDate, ZPatientSex } from '../orders/order.schemas.ts';
 import { ZReviewTransition } from '../reports/report.schemas.ts';
 import { MAX_PAGE_LIMIT, ZPagination } from '../api/pagination.ts';
 import { ZDateRangeType } from '../dates/date-range.schemas.ts';
@@ -241,7 +241,7 @@ export const ZUpdateWorklistBody = z.object({
   patient_name: text(200).optional(),
   patient_id: text(64).optional(),
   patient_sex: ZPatientSex.nullable().optional(),
-  patient_birth_date: z.iso.date().nullable().optional(),
+  patient_birth_date: ZBirthDate.nullable().optional(),
   modality: text(32).optional(),
   study: z.string().trim().max(200).nullable().optional(),
   body_part: z.string().trim().max(100).nullable().optional(),

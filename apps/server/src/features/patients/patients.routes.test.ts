@@ -105,6 +105,9 @@ describe('PATCH /user/patient/{id}', () => {
     const conflict = await patch(u.admin, jose.id, { patient_id: clash.patientIdentifier });
     expect(conflict.status).toBe(409);
     expect(conflict.text).toContain('patient_id');
+    const future = await patch(u.admin, jose.id, { birth_date: '2999-01-01' });
+    expect(future.status).toBe(400);
+    expect(future.text).toContain('birth_date: must not be in the future');
     const [row] = await server.db.select().from(t.patients).where(eq(t.patients.id, jose.id));
     expect(row).toMatchObject({ name: 'José Álvarez Ruiz', patientIdentifier: 'MRN-100' });
   });

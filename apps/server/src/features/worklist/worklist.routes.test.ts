@@ -187,6 +187,15 @@ describe('POST /worklist/create/order', () => {
     expect(response.text).toContain('patient_name');
     expect(response.text).toContain('patient_birth_date');
     expect(response.text).toContain('priority_tag');
+    const future = await postForm(
+      '/worklist/create/order',
+      as(u.admin),
+      order({ patient_birth_date: '2999-01-01' }),
+    );
+    expect(future.status).toBe(400);
+    expect(future.json).toMatchObject({
+      error: { message: expect.stringMatching(/patient_birth_date: must not be in the future/) },
+    });
     expect(await countStudies()).toBe(before);
   });
 

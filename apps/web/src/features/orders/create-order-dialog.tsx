@@ -1,4 +1,10 @@
-import { FALLBACK_ERROR_MESSAGES, MODALITIES, PRIORITY_TAGS, priorityTagLabel } from '@ris/domain';
+import {
+  FALLBACK_ERROR_MESSAGES,
+  MODALITIES,
+  PRIORITY_TAGS,
+  priorityTagLabel,
+  ZBirthDate,
+} from '@ris/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { UserPlus, UserSearch } from 'lucide-react';
 import { useId, useMemo, useState, type FormEvent } from 'react';
@@ -140,6 +146,8 @@ export function CreateOrderDialog({ open, onOpenChange }: CreateOrderDialogProps
     const missing: Record<string, string> = {};
     if (!picked && fields.patient_name.trim() === '') missing.patient_name = 'Enter the patient name';
     if (!facilityId) missing.facility_fk = 'Choose a facility';
+    if (!picked && fields.patient_birth_date && !ZBirthDate.safeParse(fields.patient_birth_date).success)
+      missing.patient_birth_date = 'The birth date must not be in the future';
     setErrors(missing);
     if (Object.keys(missing).length === 0) submit.mutate();
   };
