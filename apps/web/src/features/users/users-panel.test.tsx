@@ -105,7 +105,24 @@ async function open() {
 
 describe('users tab', () => {
   it('lists the users with their facilities, role and invitation state, and filters on the server', async () => {
-    const requests = fakeServer(() => ({ status: 200, body: page([managed()]) }));
+    // Facilities the caller does not manage are counted, not named.
+    const elsewhere = ['00000000-0000-4000-8000-0000000000f8', '00000000-0000-4000-8000-0000000000f9'];
+    const requests = fakeServer(() => ({
+      status: 200,
+      body: page([
+        managed(),
+        managed({
+          id: '00000000-0000-4000-8000-0000000000b2',
+          email: 'ravi@x.test',
+          facility_fks: [FACILITY.id, ...elsewhere],
+        }),
+        managed({
+          id: '00000000-0000-4000-8000-0000000000b3',
+          email: 'omar@x.test',
+          facility_fks: [elsewhere[0] ?? ''],
+        }),
+      ]),
+    }));
     await open();
     const row = await waitFor(() => {
       const found = Array.from(document.querySelectorAll('tbody tr')).find((tr) =>
@@ -117,6 +134,10 @@ describe('users tab', () => {
     expect(row.textContent).toContain('Transcriptionist');
     expect(row.textContent).toContain('City General Hospital, Lakeside');
     expect(row.textContent).toContain('Invited');
+    const rowOf = (email: string) =>
+      Array.from(document.querySelectorAll('tbody tr')).find((tr) => tr.textContent?.includes(email));
+    expect(rowOf('ravi@x.test')?.textContent).toContain('City General Hospital, 2 others');
+    expect(rowOf('omar@x.test')?.textContent).toMatch(/1 other(?!s)/);
     expect(requests[0]?.path).toBe('/api/v1/user?limit=10&offset=0');
 
     await typeInto(filter('Role'), 'RADIOLOGIST');

@@ -131,7 +131,8 @@ export function UsersPanel() {
       .filter((name): name is string => name !== undefined)
       .sort((a, b) => a.localeCompare(b));
     const others = user.facility_fks.length - names.length;
-    return [...names, ...(others > 0 ? [`${others} other`] : [])].join(', ') || '—';
+    const more = others === 1 ? '1 other' : `${others} others`;
+    return [...names, ...(others > 0 ? [more] : [])].join(', ') || '—';
   };
 
   const filtered = Boolean(filters.search || role || status || facilityIds.length > 0);
