@@ -69,6 +69,7 @@ import {
 import type { BlobStore } from './files/blob-store.ts';
 import type { Mailer } from './integrations/mail/mailer.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
+import { assertNoNulText } from './http/nul-text.ts';
 import { frameworkErrorOptions } from './http/framework-errors.ts';
 import { loggerOptions, requestId } from './http/logger.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -127,6 +128,9 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Text with NUL is refused before any route reads it, naming the field (nul-text.ts). Queries only
+  // read, and each search says what NUL means to it (the report finder reads it as a space).
+  app.addHook('preValidation', async (request) => assertNoNulText(request.body, 'body'));
   app.decorate('deps', deps);
   const events = new DomainEvents();
   events.onListenerError((error) => app.log.error({ err: error }, 'domain event listener failed'));

@@ -171,6 +171,23 @@ describe('malformed multipart bodies answer 400 and write nothing', () => {
     }
   });
 
+  it('a text field holding NUL, named', async () => {
+    for (const route of routes) {
+      const before = await snapshot();
+      const fields = { ...route.fields, note: 'a\u0000b' };
+      const response = await send(route, formBody(fields), `multipart/form-data; boundary=${BOUNDARY}`);
+      expect(response.status, `${route.name}: ${response.text}`).toBe(400);
+      expect(response.json, route.name).toMatchObject({
+        error: {
+          code: 'VALIDATION_FAILED',
+          message: 'Invalid request. note: must not contain NUL (\\u0000) characters',
+          details: { fields: [{ field: 'note', in: 'body' }] },
+        },
+      });
+      expect(await snapshot(), route.name).toBe(before);
+    }
+  });
+
   it('a body cut off in the middle of a part', async () => {
     for (const route of routes) {
       const before = await snapshot();

@@ -19,6 +19,7 @@ import type {
 } from 'fastify';
 import type { z } from 'zod';
 import { AppError } from './app-error.ts';
+import { assertNoNulText } from './nul-text.ts';
 
 /** What one form accepts: the kind of its files and how many, how large, and its text fields. */
 export type TFormLimits = {
@@ -234,7 +235,7 @@ export async function readForm(request: FastifyRequest, limits: TFormLimits): Pr
         }
         const data = await readFile(part, field, limits, totalBytes);
         totalBytes += data.byteLength;
-        files.push({ field, filename: part.filename || limits.noun, data });
+        files.push({ field, filename: cleanFileName(part.filename ?? '') || limits.noun, data });
         continue;
       }
       if (part.valueTruncated) {
@@ -251,7 +252,16 @@ export async function readForm(request: FastifyRequest, limits: TFormLimits): Pr
     discardRest(request.raw);
     throw multipartFault(error, limits, request.raw);
   }
+  assertNoNulText(fields, 'body');
   return { fields, files };
+}
+
+/**
+ * An uploaded file's name as shown and stored: without control characters (NUL cannot be stored) nor
+ * the invisible marks that reorder text ("\u202Egpj.pdf" shows as "fdp.jpg").
+ */
+export function cleanFileName(name: string): string {
+  return name.replace(/[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, '').trim();
 }
 
 /**
