@@ -89,6 +89,42 @@ describe('invitation', () => {
     expect(await auditOf(user.id, 'user.invitation_sent')).toHaveLength(1);
   });
 
+  it('takes in an account its owner made by signing up: its password and sessions end, the link sets one', async () => {
+    const email = newEmail();
+    const signUp = await server.request('POST', '/api/v1/auth/sign-up', {
+      body: { email, password: 'signed-up-passphrase' },
+    });
+    expect(signUp.status, signUp.text).toBe(201);
+    const early = await signIn(server, email, 'signed-up-passphrase');
+    const [account] = await server.db.select().from(t.users).where(eq(t.users.email, email));
+    const user = await invite({ email: email.toUpperCase() });
+    expect(user.id).toBe(account?.id);
+    expect(user).toMatchObject({ role: 'TRANSCRIPTIONIST', organisation_fk: w.organisationId });
+    // Whoever signed up with the address no longer gets in: the invitation mailed to it decides.
+    const old = await server.request('POST', '/api/v1/auth/sign-in', {
+      body: { email, password: 'signed-up-passphrase' },
+    });
+    expect(old.status).toBe(401);
+    const stale = await server.request('GET', '/api/v1/user/me', { token: early.id_token });
+    expect(stale.status).toBe(401);
+    const refreshed = await server.request('POST', '/api/v1/auth/refresh', {
+      body: { refresh_token: early.refresh_token },
+    });
+    expect(refreshed.status).toBe(401);
+    expect((await setPassword(await latestToken(email), 'a-long-enough-passphrase')).status).toBe(200);
+    const session = await signIn(server, email, 'a-long-enough-passphrase');
+    expect(session.user).toMatchObject({ id: user.id, role: 'TRANSCRIPTIONIST' });
+    // An account another organisation took in stays taken.
+    const taken = await w.save('admin', {
+      role: 'TRANSCRIPTIONIST',
+      first_name: 'Ina',
+      last_name: 'Vite',
+      email: w.users.outsider.email,
+      facility_fks: w.f1.id,
+    });
+    expect(taken.status).toBe(409);
+  });
+
   it('is sent again on request; the earlier link stops working', async () => {
     const user = await invite();
     const first = await latestToken(user.email);

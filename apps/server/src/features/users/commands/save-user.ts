@@ -27,6 +27,7 @@ import {
   assertEmailFree,
   assertNotLastActiveAdmin,
   lockOrganisation,
+  unclaimedAccountOf,
   withEmailGuard,
 } from './user-admin-guards.ts';
 import { resolveAssignment, writeAssignment, type TCurrentAssignment } from './user-assignments.ts';
@@ -89,24 +90,27 @@ async function createUser(
   const lastName = fields.last_name;
   if (!lastName) throw required('last_name');
   const assignment = await resolveAssignment(tx, scope, fields, null);
-  await assertEmailFree(tx, email);
+  // An account made by signing up with this address and in no organisation yet is this person's:
+  // it becomes the new user. Its password is dropped and its sessions end, as signing up proved no
+  // ownership of the address; the invitation mailed to it does.
+  const unclaimed = await unclaimedAccountOf(tx, email);
+  if (!unclaimed) await assertEmailFree(tx, email);
   const signatureFileId = await storeSignature(tx, input);
-  const [row] = await withEmailGuard(() =>
-    tx
-      .insert(users)
-      .values({
-        email,
-        passwordHash: null,
-        role: assignment.role,
-        firstName,
-        lastName,
-        displayName: fields.display_name ?? `${firstName} ${lastName}`,
-        organisationId: scope.organisationId,
-        signatureFileId,
-      })
-      .returning({ id: users.id }),
-  );
+  const values = {
+    email,
+    passwordHash: null,
+    role: assignment.role,
+    firstName,
+    lastName,
+    displayName: fields.display_name ?? `${firstName} ${lastName}`,
+    organisationId: scope.organisationId,
+    signatureFileId,
+  };
+  const [row] = unclaimed
+    ? await tx.update(users).set(values).where(eq(users.id, unclaimed)).returning({ id: users.id })
+    : await withEmailGuard(() => tx.insert(users).values(values).returning({ id: users.id }));
   if (!row) throw new Error('users insert returned nothing');
+  if (unclaimed) await revokeUserTokens(tx, row.id, 'account_adopted');
   await writeAssignment(tx, row.id, assignment, null);
   const link = await issueSetPasswordLink(tx, {
     publicUrl: input.publicUrl,

@@ -1,7 +1,7 @@
 // Checks every user-administration write makes inside its transaction, under the organisation's
 // lock: the caller is still who the token says, the organisation keeps an active admin, an e-mail
 // address belongs to one account only.
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { TScope } from '../../../access/scope.ts';
 import type { TTx } from '../../../db/client.ts';
 import { organisations, users } from '../../../db/schema/index.ts';
@@ -98,6 +98,22 @@ export async function assertEmailFree(tx: TTx, email: string, exceptUserId?: str
     )
     .limit(1);
   if (taken) throw emailTaken();
+}
+
+/**
+ * The id of the account with this address (case-insensitively) that signing up made and no
+ * organisation has taken in yet (no organisation, no role), locked for the transaction; else null.
+ */
+export async function unclaimedAccountOf(tx: TTx, email: string): Promise<string | null> {
+  const [account] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(sql`lower(${users.email}) = lower(${email})`, isNull(users.organisationId), isNull(users.role)),
+    )
+    .for('update')
+    .limit(1);
+  return account?.id ?? null;
 }
 
 /** Runs a write; the unique index on lower(email) (a concurrent create) answers the same 409. */
