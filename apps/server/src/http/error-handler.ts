@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError } from './app-error.ts';
+import { AppError, ERROR_STATUS } from './app-error.ts';
 import { appErrorFromDatabase, sqlState } from './database-errors.ts';
 
 type TErrorBody = { error: { code: string; message: string; details?: unknown } };
@@ -64,7 +64,9 @@ export function errorHandler(
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    return send(reply, status, errorBody('BAD_REQUEST', error.message));
+    // The API's code for the status (403 FORBIDDEN, 404 NOT_FOUND …), BAD_REQUEST for any other.
+    const code = Object.entries(ERROR_STATUS).find(([, known]) => known === status)?.[0] ?? 'BAD_REQUEST';
+    return send(reply, status, errorBody(code, error.message));
   }
   request.log.error({ err: error }, 'unhandled error');
   return send(reply, 500, errorBody('INTERNAL', 'Something went wrong on our side. Please try again.'));

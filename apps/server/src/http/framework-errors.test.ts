@@ -158,6 +158,16 @@ describe('errors before routing', () => {
     }
   });
 
+  it('a path climbing out of the static files answers in the error shape, with its status’s code', async () => {
+    for (const path of ['/viewer/../../../../etc/passwd', '/viewer/%2e%2e/%2e%2e/etc/passwd']) {
+      const response = await raw(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(response.body.toString(), path).not.toContain('root:');
+      const code = { 400: 'BAD_REQUEST', 403: 'FORBIDDEN', 404: 'NOT_FOUND' }[response.status];
+      expect(code, `${path}: ${response.status}`).toBeDefined();
+      expect(response.json, path).toEqual(shaped(code ?? ''));
+    }
+  });
+
   it('a missing asset answers 404 in the error shape', async () => {
     const response = await server.request('GET', '/assets/missing-123.js');
     expect(response.status).toBe(404);
