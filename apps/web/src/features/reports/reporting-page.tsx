@@ -62,7 +62,8 @@ export function ReportingPage() {
     );
   }
   if (item.isError || !item.data) {
-    const missing = isApiError(item.error) && item.error.status === 404;
+    // 400: the address holds no study id at all (a mistyped or cut link).
+    const missing = isApiError(item.error) && (item.error.status === 404 || item.error.status === 400);
     return (
       <Page wide title="Study">
         <EmptyState
