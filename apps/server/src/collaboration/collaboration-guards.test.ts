@@ -93,6 +93,60 @@ describe('unsafe document content', () => {
     }
   });
 
+  it('closes the connection of a client whose update nests 20,000 deep; the document is still stored', async () => {
+    const { report } = await world.studyWithReport({ collaborationEnabled: true });
+    const radiologist = await open('radiologist', report.id);
+    const intruder = await open('transcriptionist', report.id);
+    const closed = connectionClosed(intruder);
+    intruder.document.transact(() => {
+      const top = new XmlElement('blockquote');
+      intruder.document.getXmlFragment(REPORT_FRAGMENT).push([top]);
+      // Each level inserted into one already in the document (a new tree is integrated recursively).
+      let parent = top;
+      for (let level = 0; level < 20_000; level += 1) {
+        const child = new XmlElement('blockquote');
+        parent.insert(0, [child]);
+        parent = child;
+      }
+    });
+    expect((await closed).reason).toBe('too-deep');
+    intruder.close();
+
+    appendParagraph(radiologist.document, 'Still editing.');
+    await acknowledged(radiologist);
+    const row = await storedWhen(report.id, (current) => current.content.endsWith('<p>Still editing.</p>'));
+    expect(row.content).not.toContain('blockquote');
+  });
+
+  it('measures an update from where it goes in the document: deep enough lists pass, deeper ones close', async () => {
+    const { report } = await world.studyWithReport({ collaborationEnabled: true });
+    const radiologist = await open('radiologist', report.id);
+    const nest = (parent: XmlElement, levels: number): XmlElement => {
+      let list = parent;
+      for (let level = 0; level < levels; level += 1) {
+        const item = new XmlElement('listItem');
+        list.insert(0, [item]);
+        const inner = new XmlElement('bulletList');
+        item.insert(0, [inner]);
+        list = inner;
+      }
+      return list;
+    };
+    // 60 levels of lists (120 item levels: deeper than any report) are taken.
+    const top = new XmlElement('bulletList');
+    let deepest = top;
+    radiologist.document.transact(() => {
+      radiologist.document.getXmlFragment(REPORT_FRAGMENT).push([top]);
+      deepest = nest(top, 60);
+    });
+    await acknowledged(radiologist);
+    // 50 more, sent alone, start 121 levels down: past 200, refused.
+    const closed = connectionClosed(radiologist);
+    radiologist.document.transact(() => nest(deepest, 50));
+    expect((await closed).reason).toBe('too-deep');
+    radiologist.close();
+  });
+
   it('repairs a stored state with data under other root types', async () => {
     const { report } = await world.studyWithReport({ collaborationEnabled: true });
     const tainted = new Doc();

@@ -19,7 +19,7 @@ import {
   type Transaction,
   type XmlFragment,
 } from 'yjs';
-import { sanitizeReportHtml } from '../html/sanitize-report-html.ts';
+import { MAX_REPORT_HTML_NESTING, sanitizeReportHtml } from '../html/sanitize-report-html.ts';
 
 /** The server converts with the collaborative schema (no history extension; the same nodes and marks). */
 const extensions = reportExtensions({ collaboration: true });
@@ -214,16 +214,24 @@ function textJson(text: XmlText, dropped: TDropped): JSONContent[] {
   });
 }
 
-function childrenJson(children: unknown[], dropped: TDropped): JSONContent[] {
+function childrenJson(children: unknown[], dropped: TDropped, depth = 1): JSONContent[] {
   return children.flatMap((child): JSONContent[] => {
     if (child instanceof XmlText) return textJson(child, dropped);
     const type = child instanceof XmlElement ? schema.nodes[child.nodeName] : undefined;
-    if (!(child instanceof XmlElement) || !type || type.isText || type === schema.topNodeType) {
+    // Deeper than the sanitiser keeps (and than the editor nests): left out, so that no walk of a
+    // document a client nested thousands deep runs out of stack.
+    if (
+      !(child instanceof XmlElement) ||
+      !type ||
+      type.isText ||
+      type === schema.topNodeType ||
+      depth > MAX_REPORT_HTML_NESTING
+    ) {
       dropped.value = true;
       return [];
     }
     const attrs = knownAttrs(type.spec.attrs, child.getAttributes(), dropped);
-    const content = childrenJson(child.toArray(), dropped);
+    const content = childrenJson(child.toArray(), dropped, depth + 1);
     return [
       {
         type: child.nodeName,
