@@ -130,7 +130,7 @@ export async function buildApp(options: TBuildOptions): Promise<FastifyInstance>
   app.setSerializerCompiler(serializerCompiler);
   // Text with NUL is refused before any route reads it, naming the field (nul-text.ts). Queries only
   // read, and each search says what NUL means to it (the report finder reads it as a space).
-  app.addHook('preValidation', async (request) => assertNoNulText(request.body, 'body'));
+  app.addHook('preValidation', async (request) => assertNoNulText(request.body));
   app.decorate('deps', deps);
   const events = new DomainEvents();
   events.onListenerError((error) => app.log.error({ err: error }, 'domain event listener failed'));

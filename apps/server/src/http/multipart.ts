@@ -252,7 +252,7 @@ export async function readForm(request: FastifyRequest, limits: TFormLimits): Pr
     discardRest(request.raw);
     throw multipartFault(error, limits, request.raw);
   }
-  assertNoNulText(fields, 'body');
+  assertNoNulText(fields);
   return { fields, files };
 }
 

@@ -27,19 +27,19 @@ export function nulTextPath(value: unknown): string | null {
   return null;
 }
 
-/** A parsed object: Object's, or one without Object's prototype (a query string's parser makes those). */
+/** A parsed object: Object's, or one without Object's prototype (as some parsers make them). */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null || Object.getPrototypeOf(prototype) === null;
 }
 
-/** A 400 naming the first field of `value` (a body: where 'body') that holds NUL. */
-export function assertNoNulText(value: unknown, where: 'body'): void {
-  const field = nulTextPath(value);
+/** A 400 naming the first field of a request body (JSON or form fields) that holds NUL. */
+export function assertNoNulText(body: unknown): void {
+  const field = nulTextPath(body);
   if (field === null) return;
   const message = 'must not contain NUL (\\u0000) characters';
   throw new AppError('VALIDATION_FAILED', `Invalid request. ${field}: ${message}`, {
-    fields: [{ field, in: where, message }],
+    fields: [{ field, in: 'body', message }],
   });
 }

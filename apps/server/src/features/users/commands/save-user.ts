@@ -109,7 +109,7 @@ async function createUser(
   const [row] = unclaimed
     ? await tx.update(users).set(values).where(eq(users.id, unclaimed)).returning({ id: users.id })
     : await withEmailGuard(() => tx.insert(users).values(values).returning({ id: users.id }));
-  if (!row) throw new Error('users insert returned nothing');
+  if (!row) throw new Error('users write returned nothing');
   if (unclaimed) await revokeUserTokens(tx, row.id, 'account_adopted');
   await writeAssignment(tx, row.id, assignment, null);
   const link = await issueSetPasswordLink(tx, {
